@@ -1,0 +1,32 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Mailer } from './mail/mailer';
+import type { ChainVerificationCache } from './audit/chain-verification-cache';
+import type { DocumentStore } from './documents/document-store';
+import type { MalwareScanner } from './documents/malware-scanner';
+import type { Database, DatabaseHandle } from './db/database';
+import type { IdTokenService } from './identity/id-tokens';
+import type { PrincipalDirectory } from './identity/principals';
+import type { SigningKeyStore } from './identity/signing-keys';
+import type { QueryExecutionWorker } from './queries/query-execution-worker';
+import type { WarehouseEngine } from './warehouse/warehouse-engine';
+
+/** What handlers and commands work with: built once at start-up, handed to the app. */
+export interface AppServices {
+  config: Config;
+  database: DatabaseHandle;
+  db: Database;
+  signingKeys: SigningKeyStore;
+  idTokens: IdTokenService;
+  principals: PrincipalDirectory;
+  mailer: Mailer;
+  chainVerification: ChainVerificationCache;
+  documentStore: DocumentStore;
+  malwareScanner: MalwareScanner;
+  /** The one logger (pino), shared with Fastify. */
+  logger: FastifyBaseLogger;
+  /** The health-data warehouse (OMOP CDM). */
+  warehouse: WarehouseEngine;
+  /** Runs saved queries' executions in the background. */
+  queryWorker: QueryExecutionWorker;
+}

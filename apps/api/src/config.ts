@@ -1,0 +1,168 @@
+import path from 'node:path';
+import { z } from 'zod';
+import type { S3Settings } from './documents/s3-document-store';
+import { ID_TOKEN_AUDIENCE_DEFAULT, LIMITS } from '@hdp/contract';
+
+/** Content types accepted for documents unless DOCUMENT_TYPES says otherwise. */
+export const DEFAULT_DOCUMENT_TYPES = [
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'text/plain',
+  'text/csv',
+  'application/json',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/zip',
+];
+
+const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Every environment variable the API reads, with its default. docs/configuration.md lists the same. */
+const EnvSchema = z.object({
+  API_HOST: z.string().default('127.0.0.1'),
+  API_PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  PUBLIC_URL: z.url().optional(),
+  TOKEN_AUDIENCE: z.string().default(ID_TOKEN_AUDIENCE_DEFAULT),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: booleanFromEnv.default(false),
+  ADMIN_EMAIL: z.email().default('admin@example.org'),
+  ADMIN_PASSWORD: z.string().optional(),
+  ADMIN_NAME: z.string().default('Administrator'),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_AUDIENCE: z.string().optional(),
+  OIDC_JWKS_URI: z.url().optional(),
+  OIDC_ALGORITHMS: z.string().default('RS256,ES256'),
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  WEB_URL: z.url().default('http://localhost:3000'),
+  INVITATION_TTL_DAYS: z.coerce.number().positive().max(90).default(LIMITS.defaultInvitationTtlDays),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Health Data Platform <no-reply@localhost>'),
+  DOCUMENT_TYPES: z.string().default(DEFAULT_DOCUMENT_TYPES.join(',')),
+  CLAMAV: z.string().default('auto'),
+  CLAMAV_DATABASE: z.string().optional(),
+  DOCUMENT_STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
+  S3_PREFIX: z.string().default('documents/'),
+  WAREHOUSE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  SUPPRESSION_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(LIMITS.defaultSuppressionThreshold),
+  QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(LIMITS.defaultQueryTimeoutMs),
+  QUERY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  DEMO_PERSONS: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
+  DEMO_SEED: z.coerce.number().int().min(0).default(20_240_501),
+});
+
+export interface ExternalIssuerConfig {
+  issuer: string;
+  audience: string;
+  jwksUri?: string;
+  algorithms: string[];
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  /** The embedded issuer's `iss` and the base of links the API hands out. */
+  publicUrl: string;
+  tokenAudience: string;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  trustProxy: boolean;
+  admin: { email: string; password?: string; name: string };
+  externalIssuer?: ExternalIssuerConfig;
+  bodyLimitBytes: number;
+  /** The web app's public URL: invitation links point there. */
+  webUrl: string;
+  invitationTtlDays: number;
+  /** SMTP server (`smtp://user:pass@host:587`); without it mail goes to the outbox in DATA_DIR. */
+  smtpUrl?: string;
+  mailFrom: string;
+  documents: {
+    /** Where uploaded files are kept. */
+    dir: string;
+    /** Content types accepted (checked against the file's magic bytes). */
+    allowedTypes: string[];
+    /** `auto` (use ClamAV when installed), `none`, or the path of clamscan/clamdscan. */
+    clamav: string;
+    clamavDatabase?: string;
+    /** S3-compatible object storage instead of local disk, when configured. */
+    s3?: S3Settings;
+  };
+  /** The warehouse on a PostgreSQL server; when unset, DuckDB in `DATA_DIR/warehouse.duckdb`. */
+  warehouseUrl?: string;
+  /** Counts from 1 to this minus one are never shown. */
+  suppressionThreshold: number;
+  /** The time limit of one query run. */
+  queryTimeoutMs: number;
+  /** How many saved-query runs the worker runs at once. */
+  queryWorkers: number;
+  /** Persons of the demo dataset generated on first start when the warehouse is empty (0: none). */
+  demo: { persons: number; seed: number };
+}
+
+/** Reads the configuration from the environment; a bad value stops start-up with the variable named. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  if (e.DOCUMENT_STORAGE === 's3' && !e.S3_BUCKET) throw new Error('Invalid configuration: S3_BUCKET is required with DOCUMENT_STORAGE=s3');
+  if (e.OIDC_ISSUER && !e.OIDC_AUDIENCE) throw new Error('Invalid configuration: OIDC_AUDIENCE is required with OIDC_ISSUER');
+  return {
+    host: e.API_HOST,
+    port: e.API_PORT,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL || undefined,
+    publicUrl: (e.PUBLIC_URL ?? `http://${e.API_HOST}:${e.API_PORT}`).replace(/\/$/, ''),
+    tokenAudience: e.TOKEN_AUDIENCE,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    admin: { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD || undefined, name: e.ADMIN_NAME },
+    externalIssuer: e.OIDC_ISSUER
+      ? {
+          issuer: e.OIDC_ISSUER,
+          audience: e.OIDC_AUDIENCE!,
+          jwksUri: e.OIDC_JWKS_URI,
+          algorithms: e.OIDC_ALGORITHMS.split(',').map((a) => a.trim()).filter(Boolean),
+        }
+      : undefined,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    webUrl: e.WEB_URL.replace(/\/$/, ''),
+    invitationTtlDays: e.INVITATION_TTL_DAYS,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    documents: {
+      dir: path.join(path.resolve(e.DATA_DIR), 'documents'),
+      allowedTypes: e.DOCUMENT_TYPES.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean),
+      clamav: e.CLAMAV,
+      clamavDatabase: e.CLAMAV_DATABASE || undefined,
+      s3:
+        e.DOCUMENT_STORAGE === 's3'
+          ? {
+              bucket: e.S3_BUCKET!,
+              region: e.S3_REGION,
+              endpoint: e.S3_ENDPOINT,
+              accessKeyId: e.S3_ACCESS_KEY_ID,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+              prefix: e.S3_PREFIX,
+            }
+          : undefined,
+    },
+    warehouseUrl: e.WAREHOUSE_URL || undefined,
+    suppressionThreshold: e.SUPPRESSION_THRESHOLD,
+    queryTimeoutMs: e.QUERY_TIMEOUT_MS,
+    queryWorkers: e.QUERY_WORKERS,
+    demo: { persons: e.DEMO_PERSONS, seed: e.DEMO_SEED },
+  };
+}

@@ -1,0 +1,186 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { AuditEventType, AuditOutcome, QueryExecutionStatus, QueryGroup, QueryResult, Role, UserSource, UserStatus } from '@hdp/contract';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Stored lower-cased: emails compare case-insensitively. */
+    email: text('email').notNull(),
+    name: text('name'),
+    roles: text('roles').array().$type<Role[]>().notNull().default(sql`'{}'::text[]`),
+    status: text('status').$type<UserStatus>().notNull(),
+    userSource: text('user_source').$type<UserSource>().notNull(),
+    /** scrypt hash for local accounts; null for external identities and pending invitations. */
+    passwordHash: text('password_hash'),
+    /** Expiry of the current invitation link, while the user is INVITED (kept here for listing). */
+    invitationExpiresAt: timestamp('invitation_expires_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    index('users_status_idx').on(t.status),
+    // Search, prefix, roles and sort indexes are in migration 0003 (expression and opclass indexes).
+  ],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** SHA-256 of the token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    /** All tokens rotated from one sign-in share a family; reuse of any revokes the family. */
+    familyId: uuid('family_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('refresh_tokens_token_hash_key').on(t.tokenHash),
+    index('refresh_tokens_family_idx').on(t.familyId),
+    index('refresh_tokens_user_idx').on(t.userId),
+  ],
+);
+
+export const signingKeys = pgTable('signing_keys', {
+  kid: text('kid').primaryKey(),
+  algorithm: text('algorithm').notNull(),
+  publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
+  privateJwk: jsonb('private_jwk').$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+  /** Set when a newer key takes over; the key stays published until tokens it signed have expired. */
+  retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'date' }),
+});
+
+export const signInThrottle = pgTable('sign_in_throttle', {
+  /** `account:<email>` or `address:<ip>`. */
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true, mode: 'date' }).notNull(),
+  blockedUntil: timestamp('blocked_until', { withTimezone: true, mode: 'date' }),
+});
+
+/**
+ * The audit trail. Append-only (a trigger rejects UPDATE, DELETE and TRUNCATE) and hash-chained:
+ * each entry's `hash` covers its fields and the previous entry's hash.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+    actorId: uuid('actor_id'),
+    actorEmail: text('actor_email'),
+    eventType: text('event_type').$type<AuditEventType>().notNull(),
+    resourceType: text('resource_type'),
+    resourceId: text('resource_id'),
+    outcome: text('outcome').$type<AuditOutcome>().notNull(),
+    message: text('message').notNull(),
+    clientAddress: text('client_address'),
+    userAgent: text('user_agent'),
+    requestId: text('request_id'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    index('audit_log_occurred_at_idx').on(t.occurredAt),
+    index('audit_log_event_type_idx').on(t.eventType, t.occurredAt),
+    index('audit_log_actor_idx').on(t.actorId),
+  ],
+);
+
+/** Invitation links. Only the SHA-256 of a token is kept; a new link invalidates the old one. */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    createdBy: uuid('created_by'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date' }),
+    /** Set when the invitation is revoked or replaced by a re-sent one. */
+    invalidatedAt: timestamp('invalidated_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('invitations_token_hash_key').on(t.tokenHash), index('invitations_user_idx').on(t.userId)],
+);
+
+/** Uploaded documents. The file lives in storage under `storageKey`, a generated name. */
+export const documents = pgTable(
+  'documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id),
+    originalName: text('original_name').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    scanStatus: text('scan_status').$type<'CLEAN' | 'NOT_SCANNED'>().notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('documents_owner_created_idx').on(t.ownerId, t.createdAt)],
+);
+
+/** Saved data-explorer queries. `version` goes up by one on every update. */
+export const queries = pgTable(
+  'queries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    /** The query tree (react-querybuilder format). */
+    query: jsonb('query').$type<QueryGroup>().notNull(),
+    version: integer('version').notNull().default(1),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('queries_owner_idx').on(t.ownerId), index('queries_updated_at_idx').on(t.updatedAt)],
+);
+
+/**
+ * Runs of saved queries: a job table. The API's worker claims PENDING rows (FOR UPDATE SKIP LOCKED),
+ * marks them RUNNING, and records the aggregate result or the reason it failed.
+ */
+export const queryExecutions = pgTable(
+  'query_executions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    queryId: uuid('query_id')
+      .notNull()
+      .references(() => queries.id, { onDelete: 'cascade' }),
+    queryVersion: integer('query_version').notNull(),
+    /** The tree as it was when the run was asked for. */
+    query: jsonb('query').$type<QueryGroup>().notNull(),
+    status: text('status').$type<QueryExecutionStatus>().notNull().default('PENDING'),
+    result: jsonb('result').$type<QueryResult>(),
+    error: text('error'),
+    requestedBy: uuid('requested_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Who asked and from where, for the audit entry written when the run ends. */
+    auditContext: jsonb('audit_context').$type<Record<string, string | null>>().notNull().default({}),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('query_executions_query_idx').on(t.queryId, t.createdAt), index('query_executions_status_idx').on(t.status, t.createdAt)],
+);

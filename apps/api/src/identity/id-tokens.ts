@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  decodeJwt,
+  errors as joseErrors,
+  jwtVerify,
+  SignJWT,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
+import { LIMITS } from '@hdp/contract';
+import type { Config, ExternalIssuerConfig } from '../config';
+import { unauthorized } from '../http/api-error';
+import { SIGNING_ALGORITHM, type SigningKeyStore } from './signing-keys';
+
+/** Who a verified token speaks for. Embedded tokens name the user id; external ones an email. */
+export type VerifiedIdentity =
+  | { issuer: 'embedded'; userId: string }
+  | { issuer: 'external'; email: string };
+
+/** Tokens are cached once verified, until they expire; a bounded map keeps memory flat. */
+const VERIFIED_CACHE_MAX = 10_000;
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+/** Issues the embedded issuer's id tokens and verifies tokens from every trusted issuer. */
+export class IdTokenService {
+  private localKeys: JWTVerifyGetKey;
+  private externalKeys: JWTVerifyGetKey | undefined;
+  private readonly verified = new Map<string, { identity: VerifiedIdentity; expiresAtMs: number }>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly keys: SigningKeyStore,
+  ) {
+    this.localKeys = createLocalJWKSet(keys.jwks());
+  }
+
+  /** Signs an id token for a user of the embedded issuer. */
+  async issue(user: { id: string; email: string; name: string | null }): Promise<string> {
+    const { kid, privateKey } = this.keys.signingKey();
+    return new SignJWT({ email: user.email, name: user.name ?? undefined })
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid, typ: 'JWT' })
+      .setIssuer(this.config.publicUrl)
+      .setAudience(this.config.tokenAudience)
+      .setSubject(user.id)
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setNotBefore('0s')
+      .setExpirationTime(`${LIMITS.idTokenTtlSeconds}s`)
+      .sign(privateKey);
+  }
+
+  /** Verifies signature, algorithm, iss, aud, exp and nbf; throws a 401 ApiError otherwise. */
+  async verify(token: string): Promise<VerifiedIdentity> {
+    const cached = this.verified.get(token);
+    if (cached) {
+      if (cached.expiresAtMs > Date.now()) return cached.identity;
+      this.verified.delete(token);
+    }
+    let issuer: string | undefined;
+    try {
+      issuer = decodeJwt(token).iss;
+    } catch {
+      throw unauthorized('The token is not a valid JWT.');
+    }
+    let payload: JWTPayload;
+    let identity: VerifiedIdentity;
+    if (issuer === this.config.publicUrl) {
+      payload = await this.verifyEmbedded(token);
+      if (!payload.sub) throw unauthorized('The token has no subject.');
+      identity = { issuer: 'embedded', userId: payload.sub };
+    } else if (this.config.externalIssuer && issuer === this.config.externalIssuer.issuer) {
+      payload = await this.verifyExternal(token, this.config.externalIssuer);
+      const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : undefined;
+      if (!email) throw unauthorized('The token carries no email claim.');
+      if (payload.email_verified === false) throw unauthorized('The email in the token is not verified.');
+      identity = { issuer: 'external', email };
+    } else {
+      throw unauthorized('The token was issued by an issuer this platform does not trust.');
+    }
+    this.remember(token, identity, (payload.exp ?? 0) * 1000);
+    return identity;
+  }
+
+  /** Forgets every cached verification, e.g. after keys change. */
+  clearCache(): void {
+    this.verified.clear();
+  }
+
+  private remember(token: string, identity: VerifiedIdentity, expiresAtMs: number): void {
+    if (this.verified.size >= VERIFIED_CACHE_MAX) {
+      // Maps iterate in insertion order: drop the oldest entry.
+      const oldest = this.verified.keys().next().value;
+      if (oldest !== undefined) this.verified.delete(oldest);
+    }
+    this.verified.set(token, { identity, expiresAtMs });
+  }
+
+  private async verifyEmbedded(token: string): Promise<JWTPayload> {
+    const options = {
+      issuer: this.config.publicUrl,
+      audience: this.config.tokenAudience,
+      algorithms: [SIGNING_ALGORITHM],
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    };
+    try {
+      return (await jwtVerify(token, this.localKeys, options)).payload;
+    } catch (error) {
+      // A key we do not know may come from a rotation done by another process: reload once.
+      if (error instanceof joseErrors.JWKSNoMatchingKey && (await this.keys.reloadIfStale())) {
+        this.localKeys = createLocalJWKSet(this.keys.jwks());
+        return this.verifyEmbedded(token);
+      }
+      throw toUnauthorized(error);
+    }
+  }
+
+  private async verifyExternal(token: string, issuer: ExternalIssuerConfig): Promise<JWTPayload> {
+    try {
+      this.externalKeys ??= createRemoteJWKSet(new URL(issuer.jwksUri ?? (await discoverJwksUri(issuer.issuer))));
+      const result = await jwtVerify(token, this.externalKeys, {
+        issuer: issuer.issuer,
+        audience: issuer.audience,
+        algorithms: issuer.algorithms,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      });
+      return result.payload;
+    } catch (error) {
+      throw toUnauthorized(error);
+    }
+  }
+
+  /** Called after key rotation in this process. */
+  refreshLocalKeys(): void {
+    this.localKeys = createLocalJWKSet(this.keys.jwks());
+  }
+}
+
+async function discoverJwksUri(issuer: string): Promise<string> {
+  const response = await fetch(`${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`);
+  if (!response.ok) throw new Error(`OIDC discovery failed for ${issuer}: HTTP ${response.status}`);
+  const document = (await response.json()) as { jwks_uri?: string };
+  if (!document.jwks_uri) throw new Error(`OIDC discovery for ${issuer} names no jwks_uri`);
+  return document.jwks_uri;
+}
+
+function toUnauthorized(error: unknown) {
+  if (error instanceof joseErrors.JWTExpired) return unauthorized('The token has expired.');
+  if (error instanceof joseErrors.JWTClaimValidationFailed) {
+    return unauthorized(`The token is not valid here: its "${error.claim}" claim ${error.reason === 'check_failed' ? 'does not match' : 'is missing or invalid'}.`);
+  }
+  if (error instanceof joseErrors.JOSEAlgNotAllowed) return unauthorized('The token is signed with an algorithm that is not allowed.');
+  return unauthorized('The token is invalid.');
+}

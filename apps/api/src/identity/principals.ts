@@ -1,0 +1,43 @@
+import type { Database } from '../db/database';
+import { userRepository, type UserRow } from '../users/user-repository';
+import type { VerifiedIdentity } from './id-tokens';
+
+/**
+ * How long a looked-up user is trusted without asking the database again. Changes made through
+ * this process invalidate at once; with several API processes, a change elsewhere (say, disabling
+ * a user) takes effect here within this time.
+ */
+const PRINCIPAL_TTL_MS = 5_000;
+const MAX_CACHED = 10_000;
+
+/** Turns a verified identity into the platform user it speaks for. */
+export class PrincipalDirectory {
+  private readonly byId = new Map<string, { user: UserRow; loadedAtMs: number }>();
+  private readonly idByEmail = new Map<string, string>();
+
+  constructor(private readonly db: Database) {}
+
+  async resolve(identity: VerifiedIdentity): Promise<UserRow | undefined> {
+    const id = identity.issuer === 'embedded' ? identity.userId : this.idByEmail.get(identity.email);
+    if (id) {
+      const cached = this.byId.get(id);
+      if (cached && Date.now() - cached.loadedAtMs < PRINCIPAL_TTL_MS) return cached.user;
+    }
+    const user =
+      identity.issuer === 'embedded'
+        ? await userRepository.findById(this.db, identity.userId)
+        : await userRepository.findByEmail(this.db, identity.email);
+    // An external token speaks only for an externally sourced user: a local account's
+    // password is not bypassed by an outside issuer asserting the same email.
+    if (!user || (identity.issuer === 'external' && user.userSource !== 'EXTERNAL')) return undefined;
+    if (this.byId.size >= MAX_CACHED) this.byId.clear();
+    this.byId.set(user.id, { user, loadedAtMs: Date.now() });
+    if (identity.issuer === 'external') this.idByEmail.set(identity.email, user.id);
+    return user;
+  }
+
+  /** Forgets a user, after any change to them, so the next request sees the change. */
+  invalidate(userId: string): void {
+    this.byId.delete(userId);
+  }
+}

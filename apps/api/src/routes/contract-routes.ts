@@ -1,0 +1,58 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { ErrorBody, ROUTES, type RouteContract, type RouteId } from '@hdp/contract';
+import { notImplemented } from '../http/api-error';
+import type { RouteHandlers } from '../http/route-types';
+import { authHandlers } from './auth/auth-handlers';
+import { auditHandlers } from './audit/audit-handlers';
+import { invitationHandlers } from './auth/invitation-handlers';
+import { documentHandlers } from './documents/document-handlers';
+import { userHandlers } from './users/user-handlers';
+import { dataExplorerHandlers } from './data-explorer/data-explorer-handlers';
+import { queryHandlers } from './queries/query-handlers';
+
+/** Every implemented handler, by the contract's route id. */
+const HANDLERS: RouteHandlers = {
+  ...authHandlers,
+  ...invitationHandlers,
+  ...userHandlers,
+  ...auditHandlers,
+  ...documentHandlers,
+  ...dataExplorerHandlers,
+  ...queryHandlers,
+};
+
+/** `/api/v1/users/{userId}/` → `/api/v1/users/:userId/` */
+export const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 502, 503] as const;
+
+/**
+ * Registers every route of the contract. A route whose handler is not written yet still
+ * authenticates and authorises, then answers 501, so the contract is served whole from the start.
+ */
+export function registerContractRoutes(app: FastifyInstance): void {
+  for (const [id, route] of Object.entries(ROUTES) as [RouteId, RouteContract][]) {
+    const handler = HANDLERS[id] as RouteOptions['handler'] | undefined;
+    const errorResponses = Object.fromEntries(ERROR_STATUSES.map((status) => [status, ErrorBody]));
+    app.route({
+      method: route.method,
+      url: toFastifyPath(route.path),
+      config: { access: route.access },
+      schema: {
+        operationId: id,
+        summary: route.summary,
+        tags: [route.tag],
+        ...(route.params && { params: route.params }),
+        ...(route.querystring && { querystring: route.querystring }),
+        ...(route.body && { body: route.body }),
+        ...('public' in route.access ? {} : { security: [{ bearerAuth: [] }] }),
+        response: { ...(route.responses ?? {}), ...errorResponses, ...(handler ? {} : { 501: ErrorBody }) },
+      },
+      handler:
+        handler ??
+        (async () => {
+          throw notImplemented(`${route.method} ${route.path} is part of the API contract but is not implemented yet.`);
+        }),
+    });
+  }
+}

@@ -1,0 +1,72 @@
+import { hasRole } from '@hdp/contract';
+import { auditContextOf } from '../../http/audit-context';
+import { notFound } from '../../http/api-error';
+import { currentUser, type RouteHandlers } from '../../http/route-types';
+import {
+  createQuery,
+  deleteQuery,
+  EXECUTION_NOT_FOUND,
+  loadVisibleQuery,
+  requestExecution,
+  runAnonymousQuery,
+  updateQuery,
+} from '../../queries/query-commands';
+import { presentExecution, presentQuery } from '../../queries/query-presenter';
+import { queryExecutionRepository, queryRepository } from '../../queries/query-repository';
+import { QUERY_NOT_EXECUTED } from '@hdp/contract';
+
+export const queryHandlers: RouteHandlers = {
+  listQueries: async (request) => {
+    const actor = currentUser(request);
+    const q = request.query;
+    const { rows, ...total } = await queryRepository.list(request.server.services.db, {
+      // Everyone sees their own queries; an ADMIN sees everybody's.
+      ownerId: hasRole(actor, 'ADMIN') ? undefined : actor.id,
+      nameSearch: q.name_search,
+      idSearch: q.id_search,
+      emailSearch: q.email_search,
+      createdBy: q.created_by,
+      skip: q.skip,
+      limit: q.limit,
+      orderBy: q.order_by,
+    });
+    return { queries: rows.map(presentQuery), ...total };
+  },
+
+  createQuery: async (request, reply) => {
+    const row = await createQuery(request.server.services, currentUser(request), request.body, auditContextOf(request));
+    return reply.code(201).send(presentQuery(row));
+  },
+
+  updateQuery: async (request) =>
+    presentQuery(await updateQuery(request.server.services, currentUser(request), request.params.queryId, request.body, auditContextOf(request))),
+
+  deleteQuery: async (request, reply) => {
+    await deleteQuery(request.server.services, currentUser(request), request.params.queryId, auditContextOf(request));
+    return reply.code(204).send();
+  },
+
+  executeQuery: async (request, reply) => {
+    const execution = await requestExecution(request.server.services, currentUser(request), request.params.queryId, auditContextOf(request));
+    return reply.code(202).send(presentExecution(execution));
+  },
+
+  getLatestQueryExecution: async (request) => {
+    const { services } = request.server;
+    await loadVisibleQuery(services, currentUser(request), request.params.queryId);
+    const execution = await queryExecutionRepository.latestForQuery(services.db, request.params.queryId);
+    if (!execution) throw notFound(QUERY_NOT_EXECUTED);
+    return presentExecution(execution);
+  },
+
+  getQueryExecution: async (request) => {
+    const { services } = request.server;
+    await loadVisibleQuery(services, currentUser(request), request.params.queryId);
+    const execution = await queryExecutionRepository.findForQuery(services.db, request.params.queryId, request.params.queryExecutionId);
+    if (!execution) throw notFound(EXECUTION_NOT_FOUND);
+    return presentExecution(execution);
+  },
+
+  executeAnonymousQuery: async (request) =>
+    runAnonymousQuery(request.server.services, currentUser(request), request.body.query, auditContextOf(request)),
+};

@@ -1,0 +1,62 @@
+import { currentUser, type RouteHandlers } from '../../http/route-types';
+import { auditContextOf } from '../../http/audit-context';
+import { notFound } from '../../http/api-error';
+import { signOut } from '../../identity/session-commands';
+import { presentMe, presentUser } from '../../users/user-presenter';
+import { userRepository } from '../../users/user-repository';
+import { changeUserStatus, USER_NOT_FOUND } from '../../users/user-status-changer';
+import { inviteUsers, resendInvitation } from '../../users/user-inviter';
+
+export const userHandlers: RouteHandlers = {
+  getMe: async (request) => presentMe(currentUser(request)),
+
+  logout: async (request, reply) => {
+    await signOut(request.server.services, currentUser(request), auditContextOf(request));
+    return reply.code(204).send();
+  },
+
+  listUsers: async (request) => {
+    const q = request.query;
+    const { rows, ...total } = await userRepository.list(request.server.services.db, {
+      skip: q.skip,
+      limit: q.limit,
+      search: q.search,
+      orderBy: q.order_by,
+      statuses: q.status,
+      sources: q.user_source,
+      roles: q.roles,
+    });
+    return { users: rows.map(presentUser), ...total };
+  },
+
+  getUser: async (request) => {
+    const user = await userRepository.findById(request.server.services.db, request.params.userId);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    return presentUser(user);
+  },
+
+  inviteUsers: async (request, reply) => {
+    const result = await inviteUsers(request.server.services, currentUser(request), request.body, auditContextOf(request));
+    return reply.code(201).send(result);
+  },
+
+  resendInvitation: async (request) =>
+    presentUser(
+      await resendInvitation(
+        request.server.services,
+        currentUser(request),
+        request.params.userId,
+        request.params.userEmail,
+        auditContextOf(request),
+      ),
+    ),
+
+  disableUser: async (request) =>
+    presentUser(await changeUserStatus(request.server.services, currentUser(request), request.params.userId, 'disable', auditContextOf(request))),
+
+  enableUser: async (request) =>
+    presentUser(await changeUserStatus(request.server.services, currentUser(request), request.params.userId, 'enable', auditContextOf(request))),
+
+  revokeInvitation: async (request) =>
+    presentUser(await changeUserStatus(request.server.services, currentUser(request), request.params.userId, 'revoke', auditContextOf(request))),
+};

@@ -1,0 +1,97 @@
+import path from 'node:path';
+import type { AppServices } from './app-services';
+import { createLogger } from './logger';
+import { createMailer } from './mail/mailer';
+import { ChainVerificationCache } from './audit/chain-verification-cache';
+import { LocalDocumentStore, UploadSpool } from './documents/document-store';
+import { S3DocumentStore } from './documents/s3-document-store';
+import { MalwareScanner } from './documents/malware-scanner';
+import type { Config } from './config';
+import { lockDataDir } from './db/data-dir-lock';
+import { migrateDatabase, openDatabase } from './db/database';
+import { IdTokenService } from './identity/id-tokens';
+import { PrincipalDirectory } from './identity/principals';
+import { SigningKeyStore } from './identity/signing-keys';
+import { QueryExecutionWorker } from './queries/query-execution-worker';
+import { openWarehouse } from './warehouse/open-warehouse';
+import type { WarehouseEngine } from './warehouse/warehouse-engine';
+
+/** For commands that never touch health data: opening no warehouse leaves it free for the server. */
+const unavailableWarehouse: WarehouseEngine = {
+  kind: 'duckdb',
+  state: null,
+  query: () => Promise.reject(new Error('This command opened no warehouse.')),
+  describe: () => Promise.resolve([]),
+  load: () => Promise.reject(new Error('This command opened no warehouse.')),
+  close: () => Promise.resolve(),
+};
+
+export interface OpenedServices {
+  services: AppServices;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens everything the API needs, in order: the data-directory lock (embedded database only),
+ * the database, its migrations and the signing keys. `inMemory` runs PGlite without a directory (tests).
+ */
+export async function openServices(
+  config: Config,
+  options: { inMemory?: boolean; startWorker?: boolean; warehouse?: boolean } = {},
+): Promise<OpenedServices> {
+  const embedded = !config.databaseUrl;
+  const releaseLock = embedded && !options.inMemory ? await lockDataDir(config.dataDir) : undefined;
+  let warehouse: WarehouseEngine | undefined;
+  try {
+    const logger = createLogger(config.logLevel);
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: embedded && !options.inMemory ? config.dataDir : null,
+      onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
+    });
+    await migrateDatabase(database);
+    const documentStore = config.documents.s3
+      ? new S3DocumentStore(config.documents.s3, new UploadSpool(path.join(config.documents.dir, '.incoming')))
+      : new LocalDocumentStore(config.documents.dir);
+    await documentStore.prepare();
+    const signingKeys = new SigningKeyStore(database.db);
+    await signingKeys.load();
+    warehouse =
+      options.warehouse === false
+        ? unavailableWarehouse
+        : await openWarehouse({ warehouseUrl: config.warehouseUrl, dataDir: config.dataDir, inMemory: options.inMemory });
+    const queryWorker = new QueryExecutionWorker({ db: database.db, warehouse, config, singleOwner: database.kind === 'pglite' });
+    const services: AppServices = {
+      config,
+      database,
+      db: database.db,
+      signingKeys,
+      idTokens: new IdTokenService(config, signingKeys),
+      principals: new PrincipalDirectory(database.db),
+      mailer: createMailer(config, logger),
+      chainVerification: new ChainVerificationCache(database.db),
+      documentStore,
+      malwareScanner: new MalwareScanner({
+        command: config.documents.clamav === 'auto' ? undefined : config.documents.clamav,
+        database: config.documents.clamavDatabase,
+      }),
+      logger,
+      warehouse,
+      queryWorker,
+    };
+    if (options.startWorker !== false && options.warehouse !== false) await queryWorker.start();
+    return {
+      services,
+      close: async () => {
+        await queryWorker.stop();
+        await warehouse!.close();
+        await database.close();
+        await releaseLock?.();
+      },
+    };
+  } catch (error) {
+    await warehouse?.close().catch(() => undefined);
+    await releaseLock?.();
+    throw error;
+  }
+}

@@ -1,0 +1,58 @@
+import type { Database } from '../db/database';
+import { appendAuditEntry } from '../audit/audit-trail';
+import { z } from 'zod';
+import { LIMITS, type Role } from '@hdp/contract';
+import { badRequest, conflict } from '../http/api-error';
+import { generatePassword, hashPassword } from '../identity/passwords';
+import { userRepository, type UserRow } from './user-repository';
+
+export interface CreatedAdmin {
+  user: UserRow;
+  /** Set when the password was generated: it is shown once and never stored in clear. */
+  generatedPassword?: string;
+}
+
+/** Creates an ACTIVE local account with the given roles (first start, or the command line). */
+export async function createUser(
+  db: Database,
+  input: { email: string; name?: string; password?: string; roles: Role[] },
+  actor: string,
+): Promise<CreatedAdmin> {
+  const password = input.password;
+  if (password !== undefined && (password.length < LIMITS.passwordMinLength || password.length > LIMITS.passwordMaxLength)) {
+    throw badRequest(`password: must be ${LIMITS.passwordMinLength} to ${LIMITS.passwordMaxLength} characters`);
+  }
+  if (!z.email().safeParse(input.email).success) throw badRequest(`email: ${input.email} is not a valid email address`);
+  const generatedPassword = input.password ? undefined : generatePassword();
+  const passwordHash = await hashPassword(input.password ?? generatedPassword!);
+  const user = await db.transaction(async (tx) => {
+    if (await userRepository.findByEmail(tx, input.email)) throw conflict(`A user with email ${input.email} already exists.`);
+    const row = await userRepository.insert(tx, {
+      email: input.email,
+      name: input.name ?? null,
+      roles: input.roles,
+      status: 'ACTIVE',
+      userSource: 'LOCAL',
+      passwordHash,
+    });
+    await appendAuditEntry(tx, { actorEmail: actor }, {
+      eventType: 'USER_CREATED',
+      outcome: 'SUCCESS',
+      message: `${actor} created ${row.roles.join(', ')} account ${row.email}`,
+      resourceType: 'user',
+      resourceId: row.id,
+      details: { roles: row.roles },
+    });
+    return row;
+  });
+  return { user, generatedPassword };
+}
+
+/** On first start (no users at all) creates the first ADMIN from ADMIN_EMAIL and ADMIN_PASSWORD. */
+export async function ensureFirstAdmin(
+  db: Database,
+  admin: { email: string; name: string; password?: string },
+): Promise<CreatedAdmin | undefined> {
+  if ((await userRepository.count(db)) > 0) return undefined;
+  return createUser(db, { ...admin, roles: ['ADMIN'] }, 'system (first start)');
+}

@@ -1,0 +1,81 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+/** One row of a warehouse answer; BIGINT values arrive as JavaScript numbers. */
+export type WarehouseRow = Record<string, unknown>;
+
+/** What is being served: the schema holding the current dataset, and where it came from. */
+export interface WarehouseState {
+  schema: string;
+  source: string;
+  loadedAt: Date;
+}
+
+export interface ColumnDescription {
+  name: string;
+  type: string;
+}
+
+export interface TableDescription {
+  name: string;
+  columns: ColumnDescription[];
+}
+
+export interface LoadReport {
+  source: string;
+  /** Rows loaded, by table. */
+  rows: Record<string, number>;
+  seconds: number;
+}
+
+/**
+ * Builds a new dataset: fills the CDM tables, already created empty in `schema` of a DuckDB
+ * work area, from files or from the generator.
+ */
+export type DatasetBuilder = (work: DuckDBConnection, schema: string) => Promise<void>;
+
+/** The run went past its time limit and was stopped. */
+export class WarehouseTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`The query ran longer than the time limit of ${timeoutMs} ms and was stopped.`);
+    this.name = 'WarehouseTimeoutError';
+  }
+}
+
+/** Another load is running; loads are one at a time. */
+export class WarehouseBusyError extends Error {
+  constructor() {
+    super('Another import or generation is already running; try again when it has finished.');
+    this.name = 'WarehouseBusyError';
+  }
+}
+
+/**
+ * The health-data warehouse, whichever engine holds it (DuckDB embedded, or PostgreSQL).
+ * Queries always name the active schema (`state.schema`): a load builds a new schema beside it and
+ * swaps, so queries keep being answered from the old data until the new data is complete.
+ */
+export interface WarehouseEngine {
+  readonly kind: 'duckdb' | 'postgres';
+  /** The dataset now served, or null before the first load. */
+  readonly state: WarehouseState | null;
+  /** Runs one parameterised statement (`$1`, `$2`, ...) and returns its rows. */
+  query(sql: string, params?: readonly unknown[], options?: { timeoutMs?: number }): Promise<WarehouseRow[]>;
+  /** The tables and columns of the dataset now served. */
+  describe(): Promise<TableDescription[]>;
+  /** Builds a dataset in a staging area, then swaps it in; on failure the served data is untouched. */
+  load(source: string, build: DatasetBuilder): Promise<LoadReport>;
+  close(): Promise<void>;
+}
+
+/** Numbers stay numbers: DuckDB BIGINT (bigint) and dates are made plain. */
+export function plainValue(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  return value;
+}
+
+/** A fresh schema name for a staging dataset: `cdm_<time>_<random>` (letters, digits and _ only). */
+export function stagingSchemaName(): string {
+  return `cdm_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export const SCHEMA_NAME = /^cdm_[a-z0-9_]+$/;

@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The API suite runs twice: on the embedded PGlite and on a real PostgreSQL server
+ * (TEST_POSTGRES_URL, default the local server), where each test file creates and drops its own database.
+ */
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'api-pglite', include: ['test/**/*.test.ts'], env: { HDP_TEST_DB: 'pglite' } } },
+      {
+        extends: true,
+        test: {
+          name: 'api-postgres',
+          include: ['test/**/*.test.ts'],
+          // The data-directory lock and the hdp commands' own runs concern the embedded database.
+          // The warehouse and compiler suites do not use the platform database: they test both
+          // warehouse engines (DuckDB and PostgreSQL) themselves, once.
+          exclude: [
+            'test/data-dir-lock.test.ts',
+            'test/hdp-data-commands.test.ts',
+            'test/warehouse.test.ts',
+            'test/cohort-compiler.test.ts',
+          ],
+          env: { HDP_TEST_DB: 'postgres' },
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,24 @@
+import path from 'node:path';
+import type { NextConfig } from 'next';
+
+const repoRoot = path.join(__dirname, '..', '..');
+
+const nextConfig: NextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // For weight analysis only (SOURCE_MAPS=1 next build): maps are not shipped otherwise.
+  productionBrowserSourceMaps: process.env.SOURCE_MAPS === '1',
+  // Without it Turbopack serves the first HTML unstyled and React reports hydration error #418.
+  bundlePagesRouterDependencies: true,
+  // The antd controls of the query builder import deep into `antd/es`.
+  transpilePackages: ['@hdp/contract', '@react-querybuilder/antd'],
+  // API paths end with a slash (`/api/v1/users/me/`); Next must not redirect them away.
+  skipTrailingSlashRedirect: true,
+  outputFileTracingRoot: repoRoot,
+  turbopack: { root: repoRoot },
+  async redirects() {
+    return [{ source: '/', destination: '/data-explorer', permanent: false }];
+  },
+};
+
+export default nextConfig;

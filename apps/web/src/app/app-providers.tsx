@@ -1,0 +1,32 @@
+import { useState, type ReactNode } from 'react';
+import { ConfigProvider } from 'antd';
+import enGB from 'antd/locale/en_GB';
+import { Provider as ReduxProvider } from 'react-redux';
+import { SessionProvider } from 'next-auth/react';
+import type { Session } from 'next-auth';
+import { TOOLTIP_DELAY_SECONDS } from '@/config/constants';
+import { SESSION_REFETCH_SECONDS } from '@/lib/auth/session-tokens';
+import { AuthSync } from '@/features/auth/components/auth-sync';
+import dynamic from 'next/dynamic';
+import { makeStore } from './store';
+import { THEME } from './theme';
+
+// Toasts are only needed once something goes wrong or succeeds: their code loads after the page.
+// Toasts raised before it arrives wait in the notifier's queue.
+const NotificationBridge = dynamic(() => import('@/features/shell/components/notification-bridge'), { ssr: false });
+
+/** Session, store, theme and toasts: everything every page sits in. */
+export function AppProviders({ session, children }: { session?: Session | null; children: ReactNode }) {
+  const [store] = useState(() => makeStore());
+  return (
+    <SessionProvider session={session} refetchInterval={SESSION_REFETCH_SECONDS} refetchOnWindowFocus>
+      <ReduxProvider store={store}>
+        <ConfigProvider theme={THEME} locale={enGB} tooltip={{ mouseEnterDelay: TOOLTIP_DELAY_SECONDS }}>
+          <NotificationBridge />
+          <AuthSync />
+          {children}
+        </ConfigProvider>
+      </ReduxProvider>
+    </SessionProvider>
+  );
+}

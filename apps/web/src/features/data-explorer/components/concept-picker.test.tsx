@@ -1,0 +1,43 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Concept } from '@hdp/contract';
+import { fakeApi, renderWithStore } from '@/features/users/test-support';
+import { ConceptPicker, conceptIds } from './concept-picker';
+
+const T2DM: Concept = { concept_id: 201826, concept_name: 'Type 2 diabetes mellitus', domain_id: 'Condition', vocabulary_id: 'SNOMED', concept_code: '44054006', standard_concept: 'S' };
+const T1DM: Concept = { concept_id: 201254, concept_name: 'Type 1 diabetes mellitus', domain_id: 'Condition', vocabulary_id: 'SNOMED', concept_code: '46635009', standard_concept: 'S' };
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('conceptIds', () => {
+  it('reads ids from numbers, numeric text, lists and comma-separated text', () => {
+    expect(conceptIds(201826)).toEqual([201826]);
+    expect(conceptIds('201826, 201254')).toEqual([201826, 201254]);
+    expect(conceptIds([201826, '201254'])).toEqual([201826, 201254]);
+    expect(conceptIds('')).toEqual([]);
+    expect(conceptIds(undefined)).toEqual([]);
+  });
+});
+
+describe('ConceptPicker', () => {
+  it('searches the domain as the user types and keeps the chosen concept ids', async () => {
+    const calls = fakeApi(({ query }) => ({ body: { concepts: query.get('search') === 'diabetes' ? [T2DM, T1DM] : [] } }));
+    const onChange = vi.fn();
+    renderWithStore(<ConceptPicker domain="Condition" multiple value="" onChange={onChange} label="Condition concepts" />);
+    await userEvent.type(screen.getByLabelText('Condition concepts'), 'diabetes');
+    const option = await screen.findByText('Type 2 diabetes mellitus (SNOMED 44054006)');
+    const search = calls.find((c) => c.query.get('search') === 'diabetes');
+    expect(search?.path).toBe('/api/v1/data-explorer/concepts/');
+    expect(search?.query.get('domain')).toBe('Condition');
+    await userEvent.click(option);
+    expect(onChange).toHaveBeenCalledWith([201826]);
+  });
+
+  it('names a concept of a saved query by looking its id up', async () => {
+    const calls = fakeApi(({ query }) => ({ body: { concepts: query.get('search') === '201826' ? [T2DM] : [] } }));
+    renderWithStore(<ConceptPicker domain="Condition" multiple={false} value={201826} onChange={() => undefined} label="Condition concepts" />);
+    await waitFor(() => expect(screen.getByText('Type 2 diabetes mellitus')).toBeInTheDocument());
+    expect(calls[0]?.query.get('search')).toBe('201826');
+  });
+});

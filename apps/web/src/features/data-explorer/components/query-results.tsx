@@ -1,0 +1,83 @@
+import dynamic from 'next/dynamic';
+import type { QueryResult, ResultCell } from '@hdp/contract';
+
+// ECharts is large: it loads once there is a result to draw.
+const ResultCharts = dynamic(() => import('./result-charts').then((m) => m.ResultCharts), {
+  ssr: false,
+  loading: () => <p>Loading the charts…</p>,
+});
+
+const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
+const TABLE = { borderCollapse: 'collapse', width: '100%' } as const;
+const CELL = { textAlign: 'left', padding: '4px 8px', borderBottom: '1px solid #e5e8ec', fontWeight: 400 } as const;
+
+const SUPPRESSION_NOTE = {
+  small: 'fewer than the threshold',
+  complementary: 'hidden so that a small count cannot be worked out',
+} as const;
+
+function CellValue({ cell }: { cell: ResultCell }) {
+  if (!cell.suppressed) return <>{cell.display}</>;
+  return (
+    <span className={`suppressed suppressed-${cell.suppressed}`} title={SUPPRESSION_NOTE[cell.suppressed]}>
+      {cell.display}
+      <sup aria-hidden="true">*</sup>
+      <span style={VISUALLY_HIDDEN}> ({SUPPRESSION_NOTE[cell.suppressed]})</span>
+    </span>
+  );
+}
+
+function Breakdown({ title, cells }: { title: string; cells: readonly ResultCell[] }) {
+  return (
+    <table className="breakdown" style={TABLE}>
+      <caption style={{ textAlign: 'left', fontWeight: 600, paddingBottom: 4 }}>{title}</caption>
+      <thead>
+        <tr>
+          <th scope="col" style={CELL}>{title}</th>
+          <th scope="col" style={{ ...CELL, textAlign: 'right' }}>Persons</th>
+        </tr>
+      </thead>
+      <tbody>
+        {cells.map((cell) => (
+          <tr key={cell.key}>
+            <th scope="row" style={CELL}>{cell.label}</th>
+            <td style={{ ...CELL, textAlign: 'right' }}>
+              <CellValue cell={cell} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A run's result: the person count, the breakdowns as numbers and as charts; hidden cells marked. */
+export function QueryResults({ result }: { result: QueryResult }) {
+  const { breakdowns } = result;
+  const anySuppressed =
+    result.person_count === null ||
+    [breakdowns.sex, breakdowns.age_band, breakdowns.race, breakdowns.ethnicity].some((cells) => cells.some((c) => c.suppressed));
+  return (
+    <div className="query-results">
+      <p style={{ margin: '0 0 12px' }}>
+        <span style={{ fontSize: 32, fontWeight: 600 }} data-testid="person-count">
+          {result.person_count_display}
+        </span>{' '}
+        persons <span style={{ color: '#5b6470' }}>({Math.round(result.execution_time_ms)} ms)</span>
+      </p>
+      {anySuppressed ? (
+        <p className="suppression-note" style={{ color: '#5b6470' }}>
+          * Counts from 1 to {result.suppression_threshold - 1} are shown as &quot;&lt; {result.suppression_threshold}&quot;; cells marked
+          &quot;suppressed&quot; are hidden so that a small count cannot be worked out from the totals.
+        </p>
+      ) : null}
+      <ResultCharts result={result} />
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(220px, 1fr))', alignItems: 'start', gap: 16, marginTop: 16 }}>
+        <Breakdown title="Sex" cells={breakdowns.sex} />
+        <Breakdown title="Age band" cells={breakdowns.age_band} />
+        <Breakdown title="Race" cells={breakdowns.race} />
+        <Breakdown title="Ethnicity" cells={breakdowns.ethnicity} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import type { ReactNode } from 'react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { QueryGroup } from '@hdp/contract';
+import { makeStore } from '@/app/store';
+import { setNotifier, type Toast } from '@/lib/errors/notifier';
+import { aUser, fakeApi } from '@/features/users/test-support';
+import { initialDataExplorerState } from '../slice';
+import { aResult, aSchema } from '../test-support';
+import { QueryWorkspace } from './query-workspace';
+
+// The builder itself is exercised in the browser tests; here the workspace around it.
+vi.mock('next/dynamic', () => ({ default: () => (props: { children?: ReactNode }) => <div data-testid="lazy">{props.children}</div> }));
+
+const query: QueryGroup = { id: 'root', combinator: 'and', rules: [{ id: 'r1', field: 'person.age', operator: '>', value: 'forty' }] };
+const DETAIL = 'query.rules[0] (person.age): value must be a number';
+
+function renderWorkspace(state: Partial<typeof initialDataExplorerState> = { query, isQueryEdited: true }) {
+  const store = makeStore({ dataExplorer: { ...initialDataExplorerState, ...state } });
+  const toasts: Toast[] = [];
+  setNotifier({ show: (toast) => toasts.push(toast) });
+  render(
+    <Provider store={store}>
+      <QueryWorkspace />
+    </Provider>,
+  );
+  return { store, toasts };
+}
+
+afterEach(() => {
+  setNotifier(null);
+  vi.unstubAllGlobals();
+});
+
+describe('QueryWorkspace', () => {
+  it('shows the edited marker, runs the unsaved tree without ids and shows the count', async () => {
+    const calls = fakeApi(({ method, path }) => {
+      if (path === '/api/v1/users/me/') return { body: aUser() };
+      if (path === '/api/v1/data-explorer/schema/') return { body: aSchema(false) };
+      if (method === 'POST' && path === '/api/v1/queries/execute/') return { body: aResult() };
+      return { status: 404, body: { detail: 'Not found' } };
+    });
+    renderWorkspace();
+    expect(screen.getByRole('status')).toHaveTextContent('Edited');
+    expect(screen.getByRole('heading', { name: 'New query' })).toBeInTheDocument();
+    const run = screen.getByRole('button', { name: 'Run' });
+    await waitFor(() => expect(run).toBeEnabled());
+    await userEvent.click(run);
+    expect(await screen.findByTestId('person-count')).toHaveTextContent('273');
+    const execute = calls.find((c) => c.path === '/api/v1/queries/execute/');
+    expect(execute?.body).toEqual({ query: { combinator: 'and', rules: [{ field: 'person.age', operator: '>', value: 'forty' }] } });
+  });
+
+  it("shows 'Query Creation Error.' with the server's description when saving fails, and keeps the query unsaved", async () => {
+    fakeApi(({ method, path }) => {
+      if (path === '/api/v1/users/me/') return { body: aUser() };
+      if (path === '/api/v1/data-explorer/schema/') return { body: aSchema(false) };
+      if (method === 'POST' && path === '/api/v1/queries/') return { status: 400, body: { detail: DETAIL } };
+      return { status: 404, body: { detail: 'Not found' } };
+    });
+    const { store, toasts } = renderWorkspace();
+    const save = screen.getByRole('button', { name: 'Save' });
+    await waitFor(() => expect(save).toBeEnabled());
+    await userEvent.click(save);
+    await userEvent.type(await screen.findByLabelText('Query name'), 'Women 40–65');
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(toasts).toEqual([{ type: 'error', title: 'Query Creation Error.', description: DETAIL, duration: 0 }]));
+    expect(store.getState().dataExplorer).toMatchObject({ queryId: null, isAnonymousQuery: true, isQueryEdited: true });
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+
+  it('runs a saved, unedited query as a job and reads the execution until it has succeeded', async () => {
+    const queryId = '5b0e8a4e-8d0a-4f43-9d7c-1b2e3f4a5b6c';
+    const executionId = '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
+    const execution = (status: string, result: unknown = null) => ({
+      id: executionId, query_id: queryId, query_version: 1, status, result, error: null, requested_by: aUser().id,
+      created_at: '2026-11-21T18:00:00.000Z', started_at: null, finished_at: null,
+    });
+    let reads = 0;
+    const calls = fakeApi(({ method, path }) => {
+      if (path === '/api/v1/users/me/') return { body: aUser() };
+      if (path === '/api/v1/data-explorer/schema/') return { body: aSchema(false) };
+      if (path === `/api/v1/queries/${queryId}/executions/latest/`) return { status: 404, body: { detail: 'Query has not been executed yet.' } };
+      if (method === 'POST' && path === `/api/v1/queries/${queryId}/executions/`) return { status: 202, body: execution('PENDING') };
+      if (path === `/api/v1/queries/${queryId}/executions/${executionId}/`) {
+        reads += 1;
+        return { body: reads < 2 ? execution('RUNNING') : execution('SUCCEEDED', aResult()) };
+      }
+      return { status: 404, body: { detail: 'Not found' } };
+    });
+    const { toasts } = renderWorkspace({ queryId, queryName: 'Diabetes', query, isQueryEdited: false, isAnonymousQuery: false });
+    expect(screen.getByRole('heading', { name: 'Diabetes' })).toBeInTheDocument();
+    expect(screen.queryByText('Edited')).not.toBeInTheDocument();
+    // A saved query that never ran: the catalogue shows the server's words, without a title.
+    await waitFor(() => expect(toasts).toEqual([{ type: 'error', title: undefined, description: 'Query has not been executed yet.', duration: 0 }]));
+    const run = screen.getByRole('button', { name: 'Run' });
+    await waitFor(() => expect(run).toBeEnabled());
+    await userEvent.click(run);
+    expect(await screen.findByText(/Running…|Queued…/)).toBeInTheDocument();
+    expect(await screen.findByTestId('person-count', {}, { timeout: 5_000 })).toHaveTextContent('273');
+    expect(reads).toBe(2);
+    expect(calls.some((c) => c.path === '/api/v1/queries/execute/')).toBe(false);
+  });
+});

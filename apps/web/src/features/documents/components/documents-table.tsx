@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import { CheckCircleOutlined, DeleteOutlined, DownloadOutlined, MinusCircleOutlined } from '@ant-design/icons';
+import { Button, Popconfirm, Space, Table, type TableProps } from 'antd';
+import type { Document } from '@hdp/contract';
+import { DEFAULT_OFFSET, formatDate, PAGE_SIZES } from '@/config/constants';
+import { useDeleteDocumentMutation } from '../api/delete-document';
+import { useListDocumentsQuery, type DocumentOrder } from '../api/list-documents';
+import { formatBytes, formatSize } from '../document-size';
+import { useDocumentDownload } from '../hooks/use-document-download';
+
+const SCAN_LABELS: Record<Document['scan_status'], { text: string; icon: typeof CheckCircleOutlined; colour: string }> = {
+  CLEAN: { text: 'Clean', icon: CheckCircleOutlined, colour: '#237804' },
+  NOT_SCANNED: { text: 'Not scanned', icon: MinusCircleOutlined, colour: '#595959' },
+};
+
+/** Table column keys that sort, and the API order each gives, ascending first. */
+const SORTS: Record<string, [DocumentOrder, DocumentOrder]> = {
+  name: ['name', '-name'],
+  size_bytes: ['size_bytes', '-size_bytes'],
+  created_at: ['created_at', '-created_at'],
+};
+
+/** The documents list, a page at a time, with download and delete (after confirmation). */
+export function DocumentsTable({ canDelete }: { canDelete: boolean }) {
+  const [page, setPage] = useState(1);
+  const [orderBy, setOrderBy] = useState<DocumentOrder>('-created_at');
+  const pageSize = PAGE_SIZES.documents;
+  const { data, isFetching } = useListDocumentsQuery({ skip: DEFAULT_OFFSET + (page - 1) * pageSize, limit: pageSize, order_by: orderBy });
+  const [deleteDocument] = useDeleteDocumentMutation();
+  const { download, pending } = useDocumentDownload();
+
+  const sortOrder = (key: string) => (orderBy === SORTS[key]![0] ? 'ascend' : orderBy === SORTS[key]![1] ? 'descend' : null);
+
+  const columns: TableProps<Document>['columns'] = [
+    { key: 'name', title: 'Name', dataIndex: 'name', sorter: true, sortOrder: sortOrder('name'), ellipsis: true },
+    { key: 'content_type', title: 'Type', dataIndex: 'content_type', ellipsis: true },
+    {
+      key: 'size_bytes', title: 'Size', dataIndex: 'size_bytes', sorter: true, sortOrder: sortOrder('size_bytes'), align: 'right',
+      render: (bytes: number) => <span title={formatBytes(bytes)}>{formatSize(bytes)}</span>,
+    },
+    {
+      key: 'scan_status', title: 'Scan', dataIndex: 'scan_status',
+      render: (status: Document['scan_status']) => {
+        const { text, icon: Icon, colour } = SCAN_LABELS[status];
+        return (
+          <span style={{ color: colour, whiteSpace: 'nowrap' }}>
+            <Icon aria-hidden /> {text}
+          </span>
+        );
+      },
+    },
+    { key: 'created_at', title: 'Uploaded', dataIndex: 'created_at', sorter: true, sortOrder: sortOrder('created_at'), render: (at: string) => formatDate(at) },
+    { key: 'owner', title: 'Uploaded by', dataIndex: ['owner', 'email'], ellipsis: true },
+    {
+      key: 'actions', title: 'Actions',
+      render: (_: unknown, document: Document) => (
+        <Space size={4}>
+          <Button
+            type="link" size="small" icon={<DownloadOutlined aria-hidden />} loading={pending === document.id}
+            aria-label={`Download ${document.name}`} onClick={() => void download(document)}
+          >
+            Download
+          </Button>
+          {canDelete ? (
+            <Popconfirm
+              title={`Delete "${document.name}"?`}
+              description="The file is removed for good."
+              okText="Delete"
+              okButtonProps={{ danger: true }}
+              cancelText="Keep"
+              onConfirm={() => deleteDocument(document.id).unwrap().catch(() => undefined)}
+            >
+              <Button type="link" size="small" danger icon={<DeleteOutlined aria-hidden />} aria-label={`Delete ${document.name}`}>
+                Delete
+              </Button>
+            </Popconfirm>
+          ) : null}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Table<Document>
+      rowKey="id"
+      size="middle"
+      columns={columns}
+      dataSource={data?.documents ?? []}
+      loading={isFetching}
+      locale={{ emptyText: <span style={{ color: '#595959' }}>No documents yet.</span> }}
+      pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: false, hideOnSinglePage: true }}
+      onChange={(pagination, _filters, sorter) => {
+        const single = Array.isArray(sorter) ? sorter[0] : sorter;
+        const key = single?.order ? String(single.columnKey) : null;
+        const next: DocumentOrder = key && SORTS[key] ? SORTS[key][single!.order === 'ascend' ? 0 : 1] : '-created_at';
+        if (next !== orderBy) {
+          setOrderBy(next);
+          setPage(1);
+        } else {
+          setPage(pagination.current ?? 1);
+        }
+      }}
+    />
+  );
+}

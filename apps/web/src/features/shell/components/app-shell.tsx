@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import { useRouter } from 'next/router';
+import { useSession } from 'next-auth/react';
+import dynamic from 'next/dynamic';
+import { Flex, Layout, Spin } from 'antd';
+import { can, type Permission } from '@hdp/contract/permissions';
+import { useAppSelector } from '@/app/hooks';
+import { selectIdToken } from '@/features/auth/slice';
+import { useGetMeQuery } from '@/features/users/api/get-me';
+import { AppHeader } from './app-header';
+import { SideBar } from './side-bar';
+
+const PageResult = dynamic(() => import('./page-result'));
+const loading = (label: string) => (
+  <Flex justify="center" style={{ padding: 48 }}>
+    <Spin aria-label={label} />
+  </Flex>
+);
+
+/** The application frame: header, side bar and the page. A page with a permission the user lacks shows 403. */
+export function AppShell({ permission, children }: { permission?: Permission; children: ReactNode }) {
+  const { pathname } = useRouter();
+  const { data: session } = useSession();
+  const idToken = useAppSelector(selectIdToken);
+  const { data: me, isLoading, isError } = useGetMeQuery(undefined, { skip: !idToken });
+
+  let content: ReactNode;
+  if (!me && (isLoading || !idToken)) content = loading('Loading your account');
+  else if (!me && isError) content = <PageResult status="error" title="Your account could not be loaded" subTitle="Please try again in a moment." />;
+  else if (permission && !can(me ?? null, permission))
+    content = <PageResult status="403" title="Not available to you" subTitle="Your roles do not allow you to open this page." />;
+  else content = children;
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <AppHeader me={me} fallbackName={session?.user?.name} />
+      <Layout>
+        <Layout.Sider width={232} breakpoint="lg" collapsedWidth={0} style={{ borderInlineEnd: '1px solid #e5e8ec' }}>
+          {/* Until the user is known every item would show disabled: wait rather than flash. */}
+          {me ? <SideBar actor={me} pathname={pathname} /> : null}
+        </Layout.Sider>
+        <Layout.Content style={{ padding: 24 }}>
+          <main>{content}</main>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

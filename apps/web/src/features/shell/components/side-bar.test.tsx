@@ -1,0 +1,39 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { SIDE_BAR_ITEMS, whyDisabled, activeItemKey } from '@/config/side-bar';
+import { SideBar } from './side-bar';
+
+describe('the side bar', () => {
+  it('enables every item for an administrator', () => {
+    render(<SideBar actor={{ status: 'ACTIVE', roles: ['ADMIN'] }} pathname="/users" />);
+    for (const item of SIDE_BAR_ITEMS) {
+      expect(screen.getByRole('menuitem', { name: item.label })).not.toHaveAttribute('aria-disabled', 'true');
+    }
+    expect(screen.getByRole('link', { name: 'Users' })).toHaveAttribute('href', '/users');
+  });
+
+  it('disables what a researcher may not open, keeping it visible', () => {
+    render(<SideBar actor={{ status: 'ACTIVE', roles: ['RESEARCHER'] }} pathname="/data-explorer" />);
+    expect(screen.getByRole('menuitem', { name: 'Users' })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('menuitem', { name: 'Audit Log' })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('menuitem', { name: 'Workbenches' })).not.toHaveAttribute('aria-disabled', 'true');
+    expect(screen.queryByRole('link', { name: 'Users' })).toBeNull();
+  });
+
+  it('disables everything for a disabled account', () => {
+    render(<SideBar actor={{ status: 'DISABLED', roles: ['ADMIN'] }} pathname="/" />);
+    for (const item of SIDE_BAR_ITEMS) expect(screen.getByRole('menuitem', { name: item.label })).toHaveAttribute('aria-disabled', 'true');
+  });
+
+  it('says who may open a disabled item, from the permission matrix', () => {
+    expect(whyDisabled({ label: 'Users', permission: 'users:list' })).toBe('Only administrators can open Users.');
+    expect(whyDisabled({ label: 'Audit Log', permission: 'auditLog:read' })).toBe('Only administrators and auditors can open Audit Log.');
+    expect(whyDisabled({ label: 'Cohorts', permission: 'cohorts:list' })).toBe('Only administrators, data stewards and researchers can open Cohorts.');
+  });
+
+  it('marks the item of the current route', () => {
+    expect(activeItemKey('/workbenches/123')).toBe('workbenches');
+    expect(activeItemKey('/cohorts')).toBe('cohorts');
+    expect(activeItemKey('/signout')).toBeUndefined();
+  });
+});

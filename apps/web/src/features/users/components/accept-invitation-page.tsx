@@ -1,0 +1,134 @@
+import { useEffect, useRef, useState } from 'react';
+import Head from 'next/head';
+import dynamic from 'next/dynamic';
+import { signIn, useSession } from 'next-auth/react';
+import { Alert, Button, Spin } from 'antd';
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { BRAND } from '@/config/brand';
+import { formatDate } from '@/config/constants';
+import { AuthCard } from '@/features/auth/components/auth-card';
+import { SIGN_IN_PATH } from '@/features/auth/sign-in-urls';
+import { detailOf } from '@/lib/errors/api-error-handler';
+import { useAcceptInvitationMutation, useInspectInvitationQuery } from '../api/invitations';
+import { forgetInvitationToken, takeInvitationToken } from '../invitation-token';
+
+// Shown only once the link checks out; the form code loads meanwhile, keeping the first load light.
+const LocalPasswordForm = dynamic(() => import('./local-password-form'), { ssr: false, loading: () => <Spin aria-label="Loading the form" /> });
+
+/** Set while the invited person is away signing in with their identity provider. */
+export const EXTERNAL_SIGN_IN_KEY = 'hdp.invitation-external-sign-in';
+export const OIDC_PROVIDER_ID = 'oidc';
+export const INCOMPLETE_LINK = 'This invitation link is incomplete. Open the link from your e-mail again.';
+
+function failureText(error: unknown, fallback: string): string {
+  return detailOf((error as FetchBaseQueryError | undefined)?.data) ?? fallback;
+}
+
+/**
+ * The page an invitation link opens. It shows whose invitation it is; a local account then sets
+ * its password, an external identity signs in with the identity provider, and the invitation is
+ * accepted. The token comes from the link's fragment, so it never reaches a server log.
+ */
+export function AcceptInvitationPage() {
+  // undefined until read in the browser (the fragment is not sent to the server).
+  const [token, setToken] = useState<string | null | undefined>(undefined);
+  useEffect(() => setToken(takeInvitationToken()), []);
+
+  const inspection = useInspectInvitationQuery(token ?? '', { skip: !token });
+  const [accept, acceptance] = useAcceptInvitationMutation();
+  const { data: session, status: sessionStatus } = useSession();
+  const externalTried = useRef(false);
+
+  const info = inspection.data;
+  const accepted = acceptance.isSuccess;
+  useEffect(() => {
+    if (accepted) forgetInvitationToken();
+  }, [accepted]);
+
+  // Back from the identity provider: prove the identity with its id token.
+  useEffect(() => {
+    if (!token || info?.user_source !== 'EXTERNAL' || externalTried.current) return;
+    if (sessionStatus !== 'authenticated' || !session?.idToken) return;
+    if (window.sessionStorage.getItem(EXTERNAL_SIGN_IN_KEY) !== token) return;
+    externalTried.current = true;
+    window.sessionStorage.removeItem(EXTERNAL_SIGN_IN_KEY);
+    void accept({ token, id_token: session.idToken });
+  }, [token, info?.user_source, sessionStatus, session?.idToken, accept]);
+
+  let body;
+  if (token === undefined || (token && inspection.isLoading)) {
+    body = <Spin aria-label="Checking the invitation" />;
+  } else if (!token) {
+    body = <Alert type="warning" showIcon title={INCOMPLETE_LINK} />;
+  } else if (accepted) {
+    const external = acceptance.data?.user_source === 'EXTERNAL';
+    body = (
+      <>
+        <Alert type="success" showIcon title="Your account is ready." description={external ? undefined : 'Sign in with your email and new password.'} />
+        {external ? (
+          <Button type="primary" block href="/data-explorer">
+            Continue to {BRAND.name}
+          </Button>
+        ) : (
+          <Button type="primary" block href={`${SIGN_IN_PATH}?callbackUrl=${encodeURIComponent('/data-explorer')}`}>
+            Sign in
+          </Button>
+        )}
+      </>
+    );
+  } else if (inspection.isError || !info) {
+    body = <Alert type="error" showIcon title={failureText(inspection.error, 'This invitation could not be checked. Please try again.')} />;
+  } else {
+    const refusal = acceptance.isError ? failureText(acceptance.error, 'The invitation could not be accepted. Please try again.') : null;
+    body = (
+      <>
+        <p style={{ margin: 0, textAlign: 'center' }}>
+          {info.name ? (
+            <>
+              <strong>{info.name}</strong>, you are invited to {BRAND.name} as <strong>{info.email}</strong>.
+            </>
+          ) : (
+            <>
+              <strong>{info.email}</strong> is invited to {BRAND.name}.
+            </>
+          )}{' '}
+          The link is valid until {formatDate(info.expires_at)}.
+        </p>
+        {info.user_source === 'LOCAL' ? (
+          <LocalPasswordForm
+            email={info.email}
+            name={info.name}
+            submitting={acceptance.isLoading}
+            refusal={refusal}
+            onSubmit={(password) => void accept({ token, password })}
+          />
+        ) : (
+          <>
+            {refusal ? <Alert type="error" showIcon title={refusal} style={{ width: '100%' }} /> : null}
+            <Button
+              type="primary"
+              block
+              loading={acceptance.isLoading}
+              onClick={() => {
+                window.sessionStorage.setItem(EXTERNAL_SIGN_IN_KEY, token);
+                externalTried.current = false;
+                void signIn(OIDC_PROVIDER_ID, { callbackUrl: '/accept-invitation' });
+              }}
+            >
+              Sign in with your organisation to accept
+            </Button>
+          </>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <>
+      <Head>
+        <title>{`Accept your invitation · ${BRAND.name}`}</title>
+      </Head>
+      <AuthCard title="Accept your invitation">{body}</AuthCard>
+    </>
+  );
+}

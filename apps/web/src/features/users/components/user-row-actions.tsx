@@ -1,0 +1,102 @@
+import { Button, Popconfirm, Space } from 'antd';
+import type { User } from '@hdp/contract';
+import { canTransition, type UserTransition } from '@hdp/contract/user-lifecycle';
+import {
+  useDisableUserMutation,
+  useEnableUserMutation,
+  useResendInvitationMutation,
+  useRevokeInvitationMutation,
+} from '../api/change-user-status';
+import { showToast } from '@/lib/errors/notifier';
+
+type RowAction = Exclude<UserTransition, 'accept'>;
+
+interface ActionText {
+  label: string;
+  confirm: string;
+  description: string;
+  okText: string;
+  done: string;
+  danger?: boolean;
+}
+
+/** The row actions, in the order they appear, with the question each asks first. */
+export const ROW_ACTIONS: Record<RowAction, ActionText> = {
+  resendInvitation: {
+    label: 'Re-send',
+    confirm: 'Re-send the invitation?',
+    description: 'A new link is e-mailed; the old one stops working.',
+    okText: 'Re-send',
+    done: 'Invitation sent again',
+  },
+  revoke: {
+    label: 'Revoke',
+    confirm: 'Revoke the invitation?',
+    description: 'The link stops working and the person cannot join.',
+    okText: 'Revoke',
+    done: 'Invitation revoked',
+    danger: true,
+  },
+  disable: {
+    label: 'Disable',
+    confirm: 'Disable this user?',
+    description: 'They are signed out at their next request and cannot sign in.',
+    okText: 'Disable',
+    done: 'User disabled',
+    danger: true,
+  },
+  enable: {
+    label: 'Enable',
+    confirm: 'Enable this user?',
+    description: 'They can sign in again.',
+    okText: 'Enable',
+    done: 'User enabled',
+  },
+};
+
+/** The actions a user's state allows (USER_TRANSITIONS), in display order. */
+export function allowedActions(user: Pick<User, 'status'>): RowAction[] {
+  return (Object.keys(ROW_ACTIONS) as RowAction[]).filter((action) => canTransition(user.status, action));
+}
+
+/**
+ * Re-send, revoke, disable and enable, each shown only when the user's state allows it and each
+ * asking for confirmation. Failures are told by the error catalogue.
+ */
+export function UserRowActions({ user }: { user: Pick<User, 'id' | 'email' | 'name' | 'status'> }) {
+  const [disable, disabling] = useDisableUserMutation();
+  const [enable, enabling] = useEnableUserMutation();
+  const [revoke, revoking] = useRevokeInvitationMutation();
+  const [resend, resending] = useResendInvitationMutation();
+  const run: Record<RowAction, { call: typeof disable; loading: boolean }> = {
+    disable: { call: disable, loading: disabling.isLoading },
+    enable: { call: enable, loading: enabling.isLoading },
+    revoke: { call: revoke, loading: revoking.isLoading },
+    resendInvitation: { call: resend, loading: resending.isLoading },
+  };
+  const who = user.name ?? user.email;
+  return (
+    <Space size={4} wrap>
+      {allowedActions(user).map((action) => {
+        const text = ROW_ACTIONS[action];
+        return (
+          <Popconfirm
+            key={action}
+            title={text.confirm}
+            description={text.description}
+            okText={text.okText}
+            okButtonProps={{ danger: text.danger }}
+            onConfirm={async () => {
+              const result = await run[action].call({ id: user.id, email: user.email });
+              if (!('error' in result)) showToast({ type: 'success', title: text.done, description: who });
+            }}
+          >
+            <Button size="small" danger={text.danger} loading={run[action].loading} aria-label={`${text.label} ${who}`}>
+              {text.label}
+            </Button>
+          </Popconfirm>
+        );
+      })}
+    </Space>
+  );
+}

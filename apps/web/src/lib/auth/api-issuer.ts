@@ -1,0 +1,71 @@
+import { ROUTES, type Me, type TokenResponse } from '@hdp/contract';
+
+/** Why the embedded issuer refused a sign-in. */
+export type SignInRefusal = 'CredentialsSignin' | 'AccountNotActive' | 'SignInThrottled' | 'IssuerUnavailable';
+
+export class SignInRefused extends Error {
+  constructor(readonly reason: SignInRefusal) {
+    super(reason);
+  }
+}
+
+/** Calls the API's embedded issuer from the Next.js server (never from the browser). */
+export function apiIssuer(apiInternalUrl: string, fetchImpl: typeof fetch = fetch) {
+  const post = (path: string, body: unknown, idToken?: string) =>
+    fetchImpl(`${apiInternalUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        // Fastify refuses an empty body declared as JSON, so the header goes only with a body.
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(idToken ? { authorization: `Bearer ${idToken}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(15_000),
+    });
+
+  return {
+    /** Exchanges email and password for tokens; throws SignInRefused with the reason. */
+    async issueToken(email: string, password: string): Promise<TokenResponse> {
+      let response: Response;
+      try {
+        response = await post(ROUTES.issueToken.path, { email, password });
+      } catch {
+        throw new SignInRefused('IssuerUnavailable');
+      }
+      if (response.ok) return (await response.json()) as TokenResponse;
+      if (response.status === 401 || response.status === 400) throw new SignInRefused('CredentialsSignin');
+      if (response.status === 403) throw new SignInRefused('AccountNotActive');
+      if (response.status === 429) throw new SignInRefused('SignInThrottled');
+      throw new SignInRefused('IssuerUnavailable');
+    },
+
+    /** Rotates a refresh token; throws when the API refuses (revoked, reused, user disabled). */
+    async refresh(refreshToken: string): Promise<TokenResponse> {
+      const response = await post(ROUTES.refreshToken.path, { refresh_token: refreshToken });
+      if (!response.ok) throw new Error(`Refresh refused with ${response.status}`);
+      return (await response.json()) as TokenResponse;
+    },
+
+    /** The signed-in user. */
+    async me(idToken: string): Promise<Me> {
+      const response = await fetchImpl(`${apiInternalUrl}${ROUTES.getMe.path}`, {
+        headers: { authorization: `Bearer ${idToken}` },
+        signal: AbortSignal.timeout(15_000),
+      });
+      if (!response.ok) throw new Error(`Reading the current user failed with ${response.status}`);
+      return (await response.json()) as Me;
+    },
+
+    /** Revokes the user's refresh tokens. Best effort: sign-out goes on if the API is unreachable. */
+    async logout(idToken: string): Promise<boolean> {
+      try {
+        const response = await post(ROUTES.logout.path, undefined, idToken);
+        return response.ok;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+export type ApiIssuer = ReturnType<typeof apiIssuer>;

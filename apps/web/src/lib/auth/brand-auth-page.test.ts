@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { brandAuthPage } from './brand-auth-page';
+
+const PAGE =
+  '<!DOCTYPE html><html lang="en"><head><style>x</style><title>Sign In</title></head><body><div class="page"><div class="signin"><div class="card"><img src="/logo.svg" alt="Logo" class="logo"/><form></form></div></div></div></body></html>';
+
+describe('brandAuthPage', () => {
+  it('adds the product heading, title and styles to the built-in sign-in page', () => {
+    const html = brandAuthPage(PAGE);
+    expect(html).toContain('<title>Sign in · Health Data Platform</title>');
+    expect(html).toContain('class="logo"/><h1 class="hdp-title">Sign in to Health Data Platform</h1>');
+    expect(html).toMatch(/<style data-hdp-brand>[\s\S]*<\/style><\/head>/);
+  });
+
+  it('leaves JSON and already branded pages alone', () => {
+    expect(brandAuthPage('{"csrfToken":"x"}')).toBe('{"csrfToken":"x"}');
+    const once = brandAuthPage(PAGE);
+    expect(brandAuthPage(once)).toBe(once);
+  });
+});

@@ -1,0 +1,25 @@
+import { BRAND } from '@/config/brand';
+
+const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+
+/** Styles that make next-auth's built-in pages look like the product. */
+const AUTH_PAGE_STYLE = `<style data-hdp-brand>
+body{font-family:${FONT};background:#f5f7fa}
+.hdp-title{font-size:22px;font-weight:600;text-align:center;margin:0 0 20px;color:rgba(0,0,0,.88)}
+.signin .card{box-shadow:0 1px 4px rgba(0,0,0,.08);border-radius:8px}
+.signin input{font-family:inherit}
+.signin button[type=submit]{background:${BRAND.primaryColor};color:#fff;border:none;font-family:inherit;font-weight:500}
+.signin button[type=submit]:hover{background:#093f57}
+</style>`;
+
+/**
+ * Brands the HTML of next-auth's built-in sign-in page: the product's name as its heading, the
+ * product's font and button colours. Other bodies pass through unchanged.
+ */
+export function brandAuthPage(html: string): string {
+  if (!html.startsWith('<!DOCTYPE html>') || html.includes('data-hdp-brand')) return html;
+  return html
+    .replace('</head>', `${AUTH_PAGE_STYLE}</head>`)
+    .replace('<title>Sign In</title>', `<title>Sign in · ${BRAND.name}</title>`)
+    .replace(/(<img [^>]*class="logo"[^>]*\/?>)/, `$1<h1 class="hdp-title">Sign in to ${BRAND.name}</h1>`);
+}

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DOCUMENT_TRY_AGAIN,
+  ERROR_CATALOGUE,
+  findCatalogueEntry,
+  NOTEBOOK_CREATION_FALLBACK,
+  presentError,
+  QUERY_NOT_EXECUTED,
+  SOMETHING_WENT_WRONG,
+  USER_CHANGE_REFUSED,
+  WORKBENCH_EDITS_WITH_ERRORS,
+  type ApiFailure,
+  type ErrorPresentation,
+} from './error-catalogue';
+
+/** One case per catalogue row (and a few per row where the row has several ways to match). */
+const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[] = [
+  ...(['getUser', 'disableUser', 'enableUser', 'resendInvitation', 'revokeInvitation'] as const).flatMap((endpoint) =>
+    [404, 401].map((status) => ({
+      name: `user operation ${endpoint} ${status}`,
+      failure: { endpoint, status, detail: 'User not found.' },
+      expected: { type: 'error' as const, message: 'User does not exist', description: undefined, refreshPrompt: false, unexpected: false },
+    })),
+  ),
+  ...[404, 401].map((status) => ({
+    name: `user list ${status}`,
+    failure: { endpoint: 'listUsers', status },
+    expected: { type: 'error' as const, message: 'No users found', description: undefined, refreshPrompt: false, unexpected: false },
+  })),
+  ...(['disableUser', 'enableUser', 'resendInvitation', 'revokeInvitation'] as const).map((endpoint) => ({
+    name: `user change ${endpoint} refused by the state`,
+    failure: { endpoint, status: 409, detail: 'You cannot disable your own account.' },
+    expected: {
+      type: 'error' as const, message: USER_CHANGE_REFUSED, description: 'You cannot disable your own account.', refreshPrompt: false, unexpected: false,
+    },
+  })),
+  ...([[400, 'body.invitations.0.email: Invalid email address'], [409, 'x@example.org: A user with this email already exists (ACTIVE).']] as const).map(([status, detail]) => ({
+    name: `invitation request ${status}, shown in the dialog`,
+    failure: { endpoint: 'inviteUsers', status, detail },
+    expected: { type: 'error' as const, message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
+  })),
+  ...(['inspectInvitation', 'acceptInvitation'] as const).flatMap((endpoint) =>
+    [400, 401, 404, 409].map((status) => ({
+      name: `${endpoint} ${status}, shown on the page`,
+      failure: { endpoint, status, detail: 'This invitation is no longer valid. Ask an administrator to send a new one.' },
+      expected: { type: 'error' as const, message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
+    })),
+  ),
+  {
+    name: 'workbench update 409',
+    failure: { endpoint: 'updateWorkbench', status: 409, detail: 'The workbench changed since you opened it.' },
+    expected: {
+      type: 'error', message: 'Error! Unable to submit edits.', description: 'The workbench changed since you opened it.',
+      refreshPrompt: true, unexpected: true,
+    },
+  },
+  {
+    name: 'workbench update 418',
+    failure: { endpoint: 'updateWorkbench', status: 418, detail: 'stored with errors' },
+    expected: {
+      type: 'warning', message: 'Workbench Edits Submitted with Errors', description: WORKBENCH_EDITS_WITH_ERRORS,
+      refreshPrompt: false, unexpected: false,
+    },
+  },
+  {
+    name: 'workbench delete',
+    failure: { endpoint: 'deleteWorkbench', status: 409, detail: 'Stop its notebooks first.' },
+    expected: { type: 'error', message: 'Error! Unable to delete workbench.', description: 'Stop its notebooks first.', refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'notebook creation with a server description',
+    failure: { endpoint: 'createNotebook', status: 422, detail: 'No capacity in the zone.' },
+    expected: { type: 'error', message: 'Notebook Creation Error.', description: 'No capacity in the zone.', refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'notebook creation without one',
+    failure: { endpoint: 'createNotebook', status: 500 },
+    expected: { type: 'error', message: 'Notebook Creation Error.', description: NOTEBOOK_CREATION_FALLBACK, refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'cohort update',
+    failure: { endpoint: 'updateCohort', status: 403, detail: 'Only data stewards can publish.' },
+    expected: { type: 'error', message: 'Cohort Publication Error.', description: 'Only data stewards can publish.', refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'query creation',
+    failure: { endpoint: 'createQuery', status: 400, detail: 'name: is required' },
+    expected: { type: 'error', message: 'Query Creation Error.', description: 'name: is required', refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'latest query execution not run yet',
+    failure: { endpoint: 'getLatestQueryExecution', status: 404, detail: QUERY_NOT_EXECUTED },
+    expected: { type: 'error', message: undefined, description: QUERY_NOT_EXECUTED, refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'network failure',
+    failure: { endpoint: 'getMe', status: 'FETCH_ERROR' },
+    expected: {
+      type: 'error', message: 'Unable to reach the server', description: 'Check your network connection and try again.',
+      refreshPrompt: false, unexpected: false,
+    },
+  },
+  {
+    name: 'document upload refused by the API',
+    failure: { endpoint: 'uploadDocument', status: 413, detail: 'The file is larger than the limit of 20,000,000 bytes.' },
+    expected: {
+      type: 'error', message: 'The document was not uploaded.', description: 'The file is larger than the limit of 20,000,000 bytes.',
+      refreshPrompt: false, unexpected: false,
+    },
+  },
+  {
+    name: 'document download of a document that is gone',
+    failure: { endpoint: 'downloadDocument', status: 404 },
+    expected: { type: 'error', message: 'The document could not be downloaded.', description: DOCUMENT_TRY_AGAIN, refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'document delete of a document that is gone',
+    failure: { endpoint: 'deleteDocument', status: 404, detail: 'Document not found.' },
+    expected: { type: 'error', message: 'The document could not be deleted.', description: 'Document not found.', refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'timeout',
+    failure: { endpoint: 'listCohorts', status: 'TIMEOUT_ERROR' },
+    expected: { type: 'error', message: 'The server took too long to answer', description: 'Please try again in a moment.', refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'unreadable answer',
+    failure: { endpoint: 'listQueries', status: 'PARSING_ERROR' },
+    expected: {
+      type: 'error', message: 'The server sent an answer that could not be read',
+      description: 'Please try again; if it keeps happening, contact support.', refreshPrompt: false, unexpected: true,
+    },
+  },
+  {
+    name: 'anything else',
+    failure: { endpoint: 'getMe', status: 500, detail: 'boom' },
+    expected: { type: 'error', message: SOMETHING_WENT_WRONG, description: undefined, refreshPrompt: false, unexpected: true },
+  },
+];
+
+describe('the error catalogue', () => {
+  it.each(CASES)('$name', ({ failure, expected }) => {
+    expect(presentError(failure)).toEqual(expected);
+  });
+
+  it('has a case for every row', () => {
+    const covered = new Set(CASES.map(({ failure }) => findCatalogueEntry(failure)));
+    const uncovered = ERROR_CATALOGUE.filter((row) => !covered.has(row));
+    expect(uncovered).toEqual([]);
+  });
+
+  it('ends with a row that matches every failure', () => {
+    expect(ERROR_CATALOGUE.at(-1)).toMatchObject({ endpoints: '*', statuses: '*', message: SOMETHING_WENT_WRONG });
+  });
+
+  it.each([
+    ['a user operation with another status', { endpoint: 'getUser', status: 500 }],
+    ['the user list with 403', { endpoint: 'listUsers', status: 403 }],
+    ['a workbench update with 400', { endpoint: 'updateWorkbench', status: 400, detail: 'name: is required' }],
+    ['the latest execution with another 404 detail', { endpoint: 'getLatestQueryExecution', status: 404, detail: 'Query not found.' }],
+    ['a document upload the server failed', { endpoint: 'uploadDocument', status: 500 }],
+    ['a route the catalogue does not name', { endpoint: 'listWorkbenches', status: 501 }],
+  ])('falls back to "Something went wrong" for %s', (_name, failure) => {
+    expect(presentError(failure)).toMatchObject({ message: SOMETHING_WENT_WRONG, unexpected: true });
+  });
+});

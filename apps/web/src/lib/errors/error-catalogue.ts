@@ -1,0 +1,140 @@
+import type { RouteId } from '@hdp/contract';
+
+/** Client-side failures that have no HTTP status (from RTK Query's fetchBaseQuery). */
+export type ClientFailure = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
+
+/** Stands for "the server's `detail` text" in a description. */
+export const SERVER_DETAIL = Symbol('server detail');
+
+/** One row of the error catalogue: which failures it matches, and what the user is told. */
+export interface CatalogueEntry {
+  /** Endpoint names (the contract's route ids), or '*' for any endpoint. */
+  endpoints: readonly RouteId[] | '*';
+  /** HTTP statuses or client failures, or '*' for any. */
+  statuses: readonly (number | ClientFailure)[] | '*';
+  /** Matches only when the server's detail is exactly this. */
+  detail?: string;
+  /** The notification title; absent means no title (the description stands alone). */
+  message?: string;
+  /** Fixed text, or SERVER_DETAIL for the server's detail. */
+  description?: string | typeof SERVER_DETAIL;
+  /** Used when the description is the server's detail and the server gave none. */
+  fallbackDescription?: string;
+  type: 'error' | 'warning';
+  /** Adds 'Please refresh the page.' with a link that reloads. */
+  refreshPrompt?: boolean;
+  /** Reported to the console and the error reporter. */
+  unexpected?: boolean;
+}
+
+const USER_OPERATIONS: readonly RouteId[] = ['getUser', 'disableUser', 'enableUser', 'resendInvitation', 'revokeInvitation'];
+const USER_CHANGES: readonly RouteId[] = ['disableUser', 'enableUser', 'resendInvitation', 'revokeInvitation'];
+
+export const USER_CHANGE_REFUSED = 'This change is not possible';
+
+export const WORKBENCH_EDITS_WITH_ERRORS =
+  'Please review the data and user inclusions of the workbench and submit the edits again. If the problem persists, contact support.';
+export const NOTEBOOK_CREATION_FALLBACK = 'Sorry, there was an error in creating your notebook. Please try again.';
+export const QUERY_NOT_EXECUTED = 'Query has not been executed yet.';
+export const DOCUMENT_TRY_AGAIN = 'Please try again.';
+export const SOMETHING_WENT_WRONG = 'Something went wrong';
+
+/**
+ * The error catalogue (spec §8) as data. The first row that matches a failure decides what the
+ * user sees; the last row matches everything.
+ */
+export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
+  { endpoints: USER_OPERATIONS, statuses: [404, 401], message: 'User does not exist', type: 'error' },
+  { endpoints: ['listUsers'], statuses: [404, 401], message: 'No users found', type: 'error' },
+  // A change the user's state (or the last-admin guard) does not allow: the API says why.
+  { endpoints: USER_CHANGES, statuses: [409], message: USER_CHANGE_REFUSED, description: SERVER_DETAIL, type: 'error' },
+  // The invite dialog and the accept-invitation page show these answers beside the form, not as toasts.
+  { endpoints: ['inviteUsers'], statuses: [400, 409], type: 'error' },
+  { endpoints: ['inspectInvitation', 'acceptInvitation'], statuses: [400, 401, 404, 409], type: 'error' },
+  {
+    endpoints: ['updateWorkbench'], statuses: [409], message: 'Error! Unable to submit edits.',
+    description: SERVER_DETAIL, type: 'error', refreshPrompt: true, unexpected: true,
+  },
+  {
+    endpoints: ['updateWorkbench'], statuses: [418], message: 'Workbench Edits Submitted with Errors',
+    description: WORKBENCH_EDITS_WITH_ERRORS, type: 'warning',
+  },
+  { endpoints: ['deleteWorkbench'], statuses: '*', message: 'Error! Unable to delete workbench.', description: SERVER_DETAIL, type: 'error' },
+  {
+    endpoints: ['createNotebook'], statuses: '*', message: 'Notebook Creation Error.',
+    description: SERVER_DETAIL, fallbackDescription: NOTEBOOK_CREATION_FALLBACK, type: 'error',
+  },
+  { endpoints: ['updateCohort'], statuses: '*', message: 'Cohort Publication Error.', description: SERVER_DETAIL, type: 'error' },
+  { endpoints: ['createQuery'], statuses: '*', message: 'Query Creation Error.', description: SERVER_DETAIL, type: 'error' },
+  {
+    endpoints: ['uploadDocument'], statuses: [400, 413, 415, 422, 503], message: 'The document was not uploaded.',
+    description: SERVER_DETAIL, fallbackDescription: DOCUMENT_TRY_AGAIN, type: 'error',
+  },
+  {
+    endpoints: ['downloadDocument'], statuses: [403, 404], message: 'The document could not be downloaded.',
+    description: SERVER_DETAIL, fallbackDescription: DOCUMENT_TRY_AGAIN, type: 'error',
+  },
+  {
+    endpoints: ['deleteDocument'], statuses: [403, 404], message: 'The document could not be deleted.',
+    description: SERVER_DETAIL, fallbackDescription: DOCUMENT_TRY_AGAIN, type: 'error',
+  },
+  { endpoints: ['getLatestQueryExecution'], statuses: [404], detail: QUERY_NOT_EXECUTED, description: SERVER_DETAIL, type: 'error' },
+  {
+    endpoints: '*', statuses: ['FETCH_ERROR'], message: 'Unable to reach the server',
+    description: 'Check your network connection and try again.', type: 'error',
+  },
+  {
+    endpoints: '*', statuses: ['TIMEOUT_ERROR'], message: 'The server took too long to answer',
+    description: 'Please try again in a moment.', type: 'error',
+  },
+  {
+    endpoints: '*', statuses: ['PARSING_ERROR'], message: 'The server sent an answer that could not be read',
+    description: 'Please try again; if it keeps happening, contact support.', type: 'error', unexpected: true,
+  },
+  { endpoints: '*', statuses: '*', message: SOMETHING_WENT_WRONG, type: 'error', unexpected: true },
+];
+
+/** A failed call, as the catalogue sees it. */
+export interface ApiFailure {
+  endpoint: string;
+  status: number | ClientFailure | string;
+  /** The server's `detail`, when the body had one. */
+  detail?: string;
+}
+
+/** What to show for a failure. */
+export interface ErrorPresentation {
+  type: CatalogueEntry['type'];
+  message?: string;
+  description?: string;
+  refreshPrompt: boolean;
+  unexpected: boolean;
+}
+
+function matches(entry: CatalogueEntry, failure: ApiFailure): boolean {
+  const endpointOk = entry.endpoints === '*' || (entry.endpoints as readonly string[]).includes(failure.endpoint);
+  const statusOk = entry.statuses === '*' || (entry.statuses as readonly (number | string)[]).includes(failure.status);
+  const detailOk = entry.detail === undefined || entry.detail === failure.detail;
+  return endpointOk && statusOk && detailOk;
+}
+
+/** Looks a failure up in the catalogue (the last row always matches). */
+export function findCatalogueEntry(failure: ApiFailure, catalogue: readonly CatalogueEntry[] = ERROR_CATALOGUE): CatalogueEntry {
+  const entry = catalogue.find((candidate) => matches(candidate, failure));
+  if (!entry) throw new Error('The error catalogue must end with a row that matches every failure');
+  return entry;
+}
+
+/** Decides the notification for a failure. */
+export function presentError(failure: ApiFailure, catalogue: readonly CatalogueEntry[] = ERROR_CATALOGUE): ErrorPresentation {
+  const entry = findCatalogueEntry(failure, catalogue);
+  const description =
+    entry.description === SERVER_DETAIL ? failure.detail?.trim() || entry.fallbackDescription : entry.description;
+  return {
+    type: entry.type,
+    message: entry.message,
+    description,
+    refreshPrompt: entry.refreshPrompt ?? false,
+    unexpected: entry.unexpected ?? false,
+  };
+}

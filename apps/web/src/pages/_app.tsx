@@ -1,0 +1,32 @@
+import type { AppProps } from 'next/app';
+import Head from 'next/head';
+import type { Session } from 'next-auth';
+import { AppProviders } from '@/app/app-providers';
+import type { AppPage } from '@/app/page-access';
+import { BRAND } from '@/config/brand';
+import { RequireSession } from '@/features/auth/components/require-session';
+import { AppShell } from '@/features/shell/components/app-shell';
+import { RouteChangeSpinner } from '@/features/shell/components/route-change-spinner';
+import '@/app/global.css';
+
+/** Every page: providers, the route-change spinner, and (unless the page is public) session and shell. */
+export default function App({ Component, pageProps: { session, ...pageProps } }: AppProps<{ session?: Session | null }>) {
+  const access = (Component as AppPage).access ?? {};
+  const page = <Component {...pageProps} />;
+  return (
+    <AppProviders session={session}>
+      <Head>
+        <title>{BRAND.name}</title>
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+      </Head>
+      <RouteChangeSpinner />
+      {access === 'public' ? (
+        page
+      ) : (
+        <RequireSession>
+          <AppShell permission={access.permission}>{page}</AppShell>
+        </RequireSession>
+      )}
+    </AppProviders>
+  );
+}

@@ -1,0 +1,19 @@
+import type { NextApiRequest, NextApiResponse } from 'next';
+import NextAuth from 'next-auth';
+import { buildAuthOptions } from '@/lib/auth/auth-options';
+import { brandAuthPage } from '@/lib/auth/brand-auth-page';
+import { assertSessionSecret } from '@/lib/auth/server-env';
+
+let handler: ((req: NextApiRequest, res: NextApiResponse) => unknown) | undefined;
+
+/** next-auth's routes. Built on the first request, so that `next build` needs no secret. */
+export default function auth(req: NextApiRequest, res: NextApiResponse) {
+  if (!handler) assertSessionSecret();
+  const ready = (handler ??= NextAuth(buildAuthOptions()));
+  if (req.method === 'GET' && req.url?.split('?')[0]?.endsWith('/signin')) {
+    // The built-in sign-in page is kept (pages.signIn unset) and dressed as the product.
+    const send = res.send.bind(res);
+    res.send = (body: unknown) => send(typeof body === 'string' ? brandAuthPage(body) : body);
+  }
+  return ready(req, res);
+}

@@ -1,0 +1,19 @@
+import Head from 'next/head';
+import { useRouter } from 'next/router';
+import type { AppPage } from '@/app/page-access';
+import { BRAND } from '@/config/brand';
+import { WorkbenchPage } from '@/features/workbenches/components/workbench-page';
+
+const Page: AppPage = () => {
+  const { query } = useRouter();
+  return (
+    <>
+      <Head>
+        <title>{`Workbench · ${BRAND.name}`}</title>
+      </Head>
+      <WorkbenchPage workbenchId={String(query.workbenchId ?? '')} />
+    </>
+  );
+};
+Page.access = { permission: 'workbenches:read' };
+export default Page;

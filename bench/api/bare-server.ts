@@ -1,0 +1,17 @@
+// A bare Fastify server answering the same path with a same-sized JSON body: the baseline.
+import Fastify from 'fastify';
+
+const body = {
+  id: '00000000-0000-4000-8000-000000000000',
+  email: 'admin@example.org',
+  name: 'Administrator',
+  roles: ['ADMIN'],
+  status: 'ACTIVE',
+  user_source: 'LOCAL',
+  created_at: new Date().toISOString(),
+  permissions: Array.from({ length: 36 }, (_, i) => `resource${i}:action`),
+};
+const app = Fastify({ logger: false });
+app.get('/api/v1/users/me/', async () => body);
+await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0) });
+process.stdout.write(`BARE listening ${(app.server.address() as { port: number }).port}\n`);

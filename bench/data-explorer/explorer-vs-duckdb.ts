@@ -1,0 +1,162 @@
+/**
+ * The data explorer on 1,000,000 synthetic persons: a 3-criteria query (women, with type 2 diabetes,
+ * with an HbA1c above 7 % on one measurement) end to end through the API (HTTP, authentication,
+ * validation, compilation, DuckDB, suppression, audit entry), against the same aggregate written by
+ * hand and run directly on DuckDB, in the same run, alternating. Also times the generator.
+ * Usage: npm run bench:data-explorer [-- --persons 1000000 --runs 40]
+ * Goals: p50 <= 500 ms, p95 <= 1 s, API p50 within 1.2x of the hand-written SQL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDbWarehouse } from '../../apps/api/src/warehouse/duckdb-warehouse';
+import { syntheticDataset } from '../../apps/api/src/warehouse/synthetic-generator';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const persons = arg('persons', 1_000_000);
+const runs = arg('runs', 40);
+const warmups = 3;
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+const QUERY = {
+  combinator: 'and',
+  rules: [
+    { field: 'person.gender_concept_id', operator: '=', value: 8532 },
+    { field: 'condition_occurrence.condition_concept_id', operator: 'in', value: [201826] },
+    {
+      table: 'measurement',
+      combinator: 'and',
+      rules: [
+        { field: 'measurement.measurement_concept_id', operator: '=', value: 3004410 },
+        { field: 'measurement.value_as_number', operator: '>', value: 7 },
+      ],
+    },
+  ],
+};
+
+/** The same question as QUERY, written by hand (descendants of 201826 included, as the API does). */
+const handSql = (s: string) => `
+SELECT p.gender_concept_id AS sex,
+       CAST(LEAST(GREATEST(FLOOR((year(current_date) - p.year_of_birth) / 10.0), 0), 9) AS INTEGER) AS age_band,
+       p.race_concept_id AS race, p.ethnicity_concept_id AS ethnicity, COUNT(*) AS n
+FROM "${s}".person p
+WHERE p.gender_concept_id = 8532
+  AND p.person_id IN (SELECT person_id FROM "${s}".condition_occurrence
+                      WHERE condition_concept_id IN (SELECT descendant_concept_id FROM "${s}".concept_ancestor WHERE ancestor_concept_id = 201826)
+                         OR condition_concept_id = 201826)
+  AND p.person_id IN (SELECT person_id FROM "${s}".measurement WHERE measurement_concept_id = 3004410 AND value_as_number > 7)
+GROUP BY 1, 2, 3, 4`;
+
+function start(dataDir: string, port: number, password: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: path.join(root, 'apps/api'),
+    env: { ...process.env, DATA_DIR: dataDir, API_PORT: String(port), ADMIN_PASSWORD: password, DEMO_PERSONS: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    let ready = false;
+    const onData = (chunk: Buffer) => {
+      if (ready) return;
+      output += chunk.toString();
+      if (output.includes('API listening')) {
+        ready = true;
+        resolve(child);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', () => reject(new Error(`server exited: ${output}`)));
+    setTimeout(() => reject(new Error(`server did not start: ${output}`)), 120_000).unref();
+  });
+}
+
+const quantile = (xs: number[], q: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+};
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-bench-explorer-'));
+const dataDir = path.join(work, 'data');
+fs.mkdirSync(dataDir);
+const password = 'bench-admin-password';
+let api: ChildProcess | undefined;
+try {
+  // 1. Generate into the API's warehouse file, then copy it: the API owns its file (one writer),
+  //    and the hand-written SQL runs on the copy, the same bytes.
+  const started = performance.now();
+  const generated = await DuckDbWarehouse.open(path.join(dataDir, 'warehouse.duckdb'));
+  const report = await generated.load(`synthetic: ${persons} persons, seed 1`, syntheticDataset({ persons, seed: 1 }));
+  await generated.close();
+  const generatorSeconds = (performance.now() - started) / 1000;
+  const rows = Object.values(report.rows).reduce((a, b) => a + b, 0);
+  out(`generator: ${persons.toLocaleString('en')} persons, ${rows.toLocaleString('en')} rows in ${generatorSeconds.toFixed(1)} s (goal < 120 s)`);
+  fs.copyFileSync(path.join(dataDir, 'warehouse.duckdb'), path.join(work, 'direct.duckdb'));
+  const direct = await DuckDbWarehouse.open(path.join(work, 'direct.duckdb'));
+  const schema = direct.state!.schema;
+
+  const port = 19_000 + Math.floor(Math.random() * 1000);
+  api = await start(dataDir, port, password);
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  const token = ((await (await fetch(`${base}/auth/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@example.org', password }),
+  })).json()) as { id_token: string }).id_token;
+
+  const throughApi = async () => {
+    const t0 = performance.now();
+    const response = await fetch(`${base}/queries/execute/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: QUERY }),
+    });
+    const body = (await response.json()) as { person_count: number | null; detail?: string };
+    if (response.status !== 200) throw new Error(`API answered ${response.status}: ${body.detail}`);
+    return { ms: performance.now() - t0, count: body.person_count };
+  };
+  const onDuckDb = async () => {
+    const t0 = performance.now();
+    const result = await direct.query(handSql(schema));
+    return { ms: performance.now() - t0, count: result.reduce((sum, r) => sum + Number(r.n), 0) };
+  };
+
+  for (let i = 0; i < warmups; i++) {
+    await throughApi();
+    await onDuckDb();
+  }
+  const apiMs: number[] = [];
+  const directMs: number[] = [];
+  let counts = { api: 0 as number | null, direct: 0 };
+  for (let i = 0; i < runs; i++) {
+    const a = await throughApi();
+    const d = await onDuckDb();
+    apiMs.push(a.ms);
+    directMs.push(d.ms);
+    counts = { api: a.count, direct: d.count };
+  }
+  if (counts.api !== counts.direct) throw new Error(`the API counted ${counts.api} persons, the hand-written SQL ${counts.direct}`);
+  const p50 = quantile(apiMs, 0.5);
+  const p95 = quantile(apiMs, 0.95);
+  const directP50 = quantile(directMs, 0.5);
+  const ratio = p50 / directP50;
+  out(`query: women with type 2 diabetes and an HbA1c > 7 % — ${counts.direct.toLocaleString('en')} persons; ${runs} runs each, alternating, after ${warmups} warm-ups`);
+  out(`through the API (HTTP, end to end): p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (goals 500 ms, 1000 ms)`);
+  out(`hand-written SQL on DuckDB:          p50 ${directP50.toFixed(0)} ms, p95 ${quantile(directMs, 0.95).toFixed(0)} ms`);
+  out(`ratio API / hand-written (p50): ${ratio.toFixed(2)} (goal <= 1.20)`);
+  await direct.close();
+  const ok = generatorSeconds < 120 && p50 <= 500 && p95 <= 1000 && ratio <= 1.2;
+  out(ok ? 'all goals met' : 'GOAL MISSED');
+  process.exitCode = ok ? 0 : 1;
+} finally {
+  api?.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  fs.rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,175 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const WEB_DIR = path.join(ROOT, 'apps', 'web');
+const API_DIR = path.join(ROOT, 'apps', 'api');
+
+/** The accounts the browser tests sign in with. */
+export const ACCOUNTS = {
+  admin: { email: 'admin@example.org', password: 'e2e-admin-password-1', name: 'Ada Admin' },
+  researcher: { email: 'researcher@example.org', password: 'e2e-researcher-password-1', name: 'Rosalind Researcher' },
+  auditor: { email: 'auditor@example.org', password: 'e2e-auditor-password-1', name: 'Alan Auditor' },
+} as const;
+
+/** A port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function newestMtime(dir: string): number {
+  if (!fs.existsSync(dir)) return 0;
+  let newest = fs.statSync(dir).mtimeMs;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (['node_modules', '.next', 'test-results'].includes(entry.name)) continue;
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the web app for production unless the build is newer than its sources and the contract's. */
+export function buildWebIfNeeded(log: (line: string) => void): void {
+  const buildId = path.join(WEB_DIR, '.next', 'BUILD_ID');
+  const newest = Math.max(newestMtime(WEB_DIR), newestMtime(path.join(ROOT, 'packages', 'contract', 'src')));
+  if (fs.existsSync(buildId) && fs.statSync(buildId).mtimeMs >= newest) {
+    log('web build is up to date');
+    return;
+  }
+  log('building the web app for production');
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
+    cwd: WEB_DIR,
+    stdio: 'inherit',
+    timeout: 240_000,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+}
+
+function runHdp(dataDir: string, args: string[]): void {
+  execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/hdp.ts', ...args], {
+    cwd: API_DIR,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 60_000,
+  });
+}
+
+/** Creates the administrator, a researcher and an auditor in a fresh data directory (before the API owns it). */
+export function seedAccounts(dataDir: string): void {
+  const { admin, researcher, auditor } = ACCOUNTS;
+  runHdp(dataDir, ['admin', 'create', '--email', admin.email, '--name', admin.name, '--password', admin.password]);
+  runHdp(dataDir, ['user', 'create', '--email', researcher.email, '--name', researcher.name, '--roles', 'RESEARCHER', '--password', researcher.password]);
+  runHdp(dataDir, ['user', 'create', '--email', auditor.email, '--name', auditor.name, '--roles', 'AUDITOR', '--password', auditor.password]);
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** Stops a process group: SIGTERM, then SIGKILL after a grace period. */
+async function stop(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export interface RunningStack {
+  webUrl: string;
+  apiUrl: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a real API on a fresh data directory and `next start` in front of it, on free ports. */
+export async function startStack(log: (line: string) => void): Promise<RunningStack> {
+  buildWebIfNeeded(log);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-e2e-'));
+  seedAccounts(dataDir);
+  const [apiPort, webPort] = [await freePort(), await freePort()];
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const webUrl = `http://127.0.0.1:${webPort}`;
+  const output = fs.openSync(path.join(dataDir, 'servers.log'), 'a');
+  const children: ChildProcess[] = [];
+  const stopAll = async () => {
+    await Promise.all(children.map((child) => stop(child)));
+    fs.closeSync(output);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  // Never leave servers behind, even when the run is interrupted.
+  const killNow = () => children.forEach((child) => child.pid && child.exitCode === null && process.kill(-child.pid, 'SIGKILL'));
+  process.once('exit', killNow);
+
+  try {
+    const api = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: API_DIR,
+      // WEB_URL: invitation e-mails link to this web app. No SMTP_URL: mail goes to DATA_DIR/outbox.
+      env: { ...process.env, DATA_DIR: dataDir, API_HOST: '127.0.0.1', API_PORT: String(apiPort), LOG_LEVEL: 'warn', WEB_URL: webUrl, SMTP_URL: '' },
+      stdio: ['ignore', output, output],
+      detached: true,
+    });
+    children.push(api);
+    await waitFor(`${apiUrl}/api/v1/users/me/`, api, 60_000);
+    log(`API on ${apiUrl}`);
+
+    const web = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '--port', String(webPort), '--hostname', '127.0.0.1'], {
+      cwd: WEB_DIR,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        NEXTAUTH_URL: webUrl,
+        NEXTAUTH_SECRET: randomBytes(32).toString('base64url'),
+        API_INTERNAL_URL: apiUrl,
+        HELP_CENTRE_URL: 'https://help.example.org/',
+      },
+      stdio: ['ignore', output, output],
+      detached: true,
+    });
+    children.push(web);
+    await waitFor(`${webUrl}/api/auth/providers`, web, 60_000);
+    log(`web on ${webUrl}`);
+  } catch (error) {
+    process.stderr.write(fs.readFileSync(path.join(dataDir, 'servers.log'), 'utf8'));
+    await stopAll();
+    throw error;
+  }
+  return { webUrl, apiUrl, dataDir, stop: stopAll };
+}

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { ACCOUNTS, ROOT } from '../support/stack';
+import { expectShell, seriousViolations, signIn } from '../support/pages';
+import { invitationLinkFor } from '../support/outbox';
+import { inviteThroughDialog, userRow } from '../support/users';
+
+const APP_ROUTES = [
+  ['/data-explorer', 'Data Explorer'],
+  ['/cohorts', 'Cohorts'],
+  ['/cohorts/6f1c2a52-8f0e-4a43-9d7c-1b2e3f4a5b6c', 'Cohort'],
+  ['/workbenches', 'Workbenches'],
+  ['/workbenches/6f1c2a52-8f0e-4a43-9d7c-1b2e3f4a5b6c', 'Workbench'],
+  ['/documents', 'Documents'],
+  ['/users', 'Users'],
+  ['/audit-log', 'Audit Log'],
+] as const;
+
+/** Pages whose main content loads after the first paint: axe waits for their table. */
+const LOADS_A_TABLE = new Set<string>(['/documents', '/audit-log']);
+
+test('the sign-in, error and sign-out pages have no serious accessibility violations', async ({ page }) => {
+  for (const url of [
+    '/api/auth/signin',
+    '/api/auth/signin?error=SessionRequired',
+    '/error?error=AccountNotActive',
+    '/signout',
+    '/accept-invitation',
+    '/accept-invitation#token=this-is-not-a-valid-invitation-token',
+  ]) {
+    await page.goto(url);
+    await page.waitForLoadState('networkidle');
+    if (url.startsWith('/accept-invitation')) await expect(page.getByRole('alert').filter({ hasText: /invitation/ })).toBeVisible();
+    expect(await seriousViolations(page), url).toEqual([]);
+  }
+});
+
+test('every page of the app has no serious accessibility violations', async ({ page }) => {
+  await signIn(page, ACCOUNTS.admin);
+  await expectShell(page, ACCOUNTS.admin.name);
+  for (const [url, heading] of APP_ROUTES) {
+    await page.goto(url);
+    await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+    if (LOADS_A_TABLE.has(url)) await expect(page.getByRole('table')).toBeVisible();
+    if (url === '/data-explorer') await expect(page.locator('.queryBuilder')).toBeVisible();
+    expect(await seriousViolations(page), url).toEqual([]);
+  }
+  await page.goto('/data-explorer');
+  await expect(page.getByRole('heading', { name: 'Data Explorer' })).toBeVisible();
+  // The README's picture of the shell: refreshed with UPDATE_SCREENSHOTS=1, else kept with the results.
+  const dir = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(ROOT, 'docs', 'images') : path.join(ROOT, 'e2e', 'test-results');
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, 'shell.png') });
+});
+
+test('the users table, the invite dialog, the detail drawer and the password form have no serious violations', async ({ page, browser }) => {
+  test.setTimeout(60_000);
+  await signIn(page, ACCOUNTS.admin);
+  await expectShell(page, ACCOUNTS.admin.name);
+  await page.goto('/users');
+  await expect(userRow(page, ACCOUNTS.researcher.email)).toBeVisible();
+  expect(await seriousViolations(page), 'users table').toEqual([]);
+
+  const email = 'axel.axe@example.org';
+  const invitedAt = Date.now() - 1_000;
+  await page.getByRole('button', { name: 'Invite users' }).click();
+  await expect(page.getByRole('dialog', { name: 'Invite users' }).getByLabel('Email addresses')).toBeVisible();
+  expect(await seriousViolations(page), 'invite dialog').toEqual([]);
+  await page.getByRole('dialog', { name: 'Invite users' }).getByRole('button', { name: 'Cancel' }).click();
+  await inviteThroughDialog(page, email);
+  expect(await seriousViolations(page), 'invitation results').toEqual([]);
+  await page.getByRole('dialog', { name: 'Invite users' }).getByRole('button', { name: 'Done' }).click();
+
+  await page.getByRole('button', { name: `Details of ${ACCOUNTS.researcher.name}` }).click();
+  await expect(page.getByRole('dialog', { name: ACCOUNTS.researcher.name })).toBeVisible();
+  expect(await seriousViolations(page), 'detail drawer').toEqual([]);
+
+  const context = await browser.newContext();
+  const invitee = await context.newPage();
+  await invitee.goto(await invitationLinkFor(email, { after: invitedAt }));
+  await invitee.getByLabel('New password').fill('tangerine pelican voyage');
+  await expect(invitee.getByRole('meter', { name: 'Password strength' })).toHaveAttribute('aria-valuetext', /strong/i);
+  expect(await seriousViolations(invitee), 'password form').toEqual([]);
+  await context.close();
+});
+
+test('the query builder with rules of every editor, a records group and the name dialog have no serious violations', async ({ page }) => {
+  await signIn(page, ACCOUNTS.researcher);
+  await expectShell(page, ACCOUNTS.researcher.name);
+  await page.goto('/data-explorer');
+  await expect(page.locator('.queryBuilder')).toBeVisible();
+  const header = page.locator('.queryBuilder > .ruleGroup > .ruleGroup-header');
+  // A select (Sex), a number (Age), a concept picker (Condition) and a date, inside and outside a records group.
+  for (const field of [null, 'Age (years)', 'Condition']) {
+    await header.getByRole('button', { name: '+ Rule' }).click();
+    if (field) {
+      await page.locator('.queryBuilder .rule').last().getByLabel('Field').click();
+      await page.locator(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="${field}"]`).last().click();
+    }
+  }
+  await header.getByLabel('Add a group of records').click();
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="Drug"]').last().click();
+  await expect(page.getByText('A Drug record where')).toBeVisible();
+  await page.keyboard.press('Escape');
+  expect(await seriousViolations(page), 'query builder').toEqual([]);
+
+  await page.getByRole('button', { name: 'Save as' }).click();
+  await expect(page.getByRole('dialog', { name: 'Save as a new query' }).getByLabel('Query name')).toBeVisible();
+  expect(await seriousViolations(page), 'name dialog').toEqual([]);
+});

@@ -1,0 +1,48 @@
+/** The names of the audit log (event types, outcomes, sort orders), without zod, for the browser bundle. */
+
+/**
+ * Audit event types. Every mutating call, sign-in, failed sign-in, sign-out, failed token
+ * refresh and access denial appends one entry with one of these types.
+ */
+export const AUDIT_EVENT_TYPES = [
+  'AUTH_SIGN_IN',
+  'AUTH_SIGN_IN_FAILED',
+  'AUTH_SIGN_OUT',
+  'AUTH_TOKEN_REFRESHED',
+  'AUTH_TOKEN_REFRESH_FAILED',
+  'AUTH_REFRESH_TOKEN_REUSED',
+  'ACCESS_DENIED',
+  'USER_CREATED',
+  'USER_INVITED',
+  'USER_INVITATION_RESENT',
+  'USER_INVITATION_ACCEPTED',
+  'USER_INVITATION_REVOKED',
+  'USER_DISABLED',
+  'USER_ENABLED',
+  'USER_UPDATED',
+  'SIGNING_KEY_CREATED',
+  'SIGNING_KEY_ROTATED',
+  'QUERY_CREATED',
+  'QUERY_UPDATED',
+  'QUERY_DELETED',
+  'QUERY_EXECUTED',
+  'WAREHOUSE_LOADED',
+  'COHORT_CREATED',
+  'COHORT_UPDATED',
+  'DOCUMENT_UPLOADED',
+  'DOCUMENT_DOWNLOADED',
+  'DOCUMENT_DELETED',
+  'WORKBENCH_CREATED',
+  'WORKBENCH_UPDATED',
+  'WORKBENCH_DELETED',
+  'NOTEBOOK_CREATED',
+  'NOTEBOOK_STARTED',
+  'NOTEBOOK_STOPPED',
+  'NOTEBOOK_DELETED',
+] as const;
+
+/** How an audited action ended. */
+export const AUDIT_OUTCOMES = ['SUCCESS', 'FAILURE', 'DENIED'] as const;
+
+/** Sort orders of the audit log; TIMESTAMP_DESC is the default. */
+export const AUDIT_ORDERS = ['TIMESTAMP_DESC', 'TIMESTAMP_ASC'] as const;

@@ -1,0 +1,29 @@
+/** Shared limits and constants, the same for the API and the web app. */
+export const LIMITS = {
+  /** Upload cap for documents, in bytes. */
+  uploadMaxBytes: 20_000_000,
+  /** Counts from 1 to this minus one are suppressed in aggregate results (configurable on the server). */
+  defaultSuppressionThreshold: 20,
+  /** The most rules (and groups) one data-explorer query tree may hold, and how deep groups may nest. */
+  queryMaxRules: 200,
+  queryMaxDepth: 8,
+  /** The default time limit of one query run, in milliseconds (configurable on the server). */
+  defaultQueryTimeoutMs: 30_000,
+  /** The largest page a list returns. */
+  maxPageSize: 100,
+  /** The page size when a list call gives none. */
+  defaultPageSize: 10,
+  /** Lifetime of an id token issued by the embedded issuer, in seconds. */
+  idTokenTtlSeconds: 600,
+  /** Lifetime of a refresh token, in seconds (rotated on each use). */
+  refreshTokenTtlSeconds: 30 * 24 * 3600,
+  /** Failed sign-ins allowed before back-off starts, per account and per address. */
+  signInFailuresBeforeBackoff: 5,
+  /** The longest back-off after failed sign-ins, in seconds. Never a permanent lock-out. */
+  signInMaxBackoffSeconds: 15 * 60,
+  /** How long an invitation link stays valid, in days (configurable on the server). */
+  defaultInvitationTtlDays: 7,
+  /** Password length bounds for local accounts. */
+  passwordMinLength: 12,
+  passwordMaxLength: 128,
+} as const;

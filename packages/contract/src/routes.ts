@@ -1,0 +1,293 @@
+import { z } from 'zod';
+import type { Permission } from './permissions';
+import { Id, ListQuery, listOf } from './schemas/common';
+import { RefreshRequest, TokenRequest, TokenResponse } from './schemas/auth';
+import { AcceptInvitationRequest, InvitationInfo, InvitationTokenRequest, InviteUsersRequest, InviteUsersResponse, Me, User, UserListQuery } from './schemas/users';
+import { AuditChainReport, AuditEntry, AuditLogQuery } from './schemas/audit';
+import { Document, DocumentListQuery } from './schemas/documents';
+import {
+  AnonymousQueryExecutionCreate,
+  ConceptList,
+  ConceptSearchQuery,
+  DataExplorerSchema,
+  QUERY_ORDERS,
+  QueryCreate,
+  QueryExecution,
+  QueryResult,
+  QueryUpdate,
+  SavedQuery,
+} from './schemas/data-explorer';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route: anyone (`public`), or an ACTIVE user whose roles the matrix allows
+ * for `permission`.
+ */
+export type RouteAccess = { public: true } | { permission: Permission };
+
+/** One call of the HTTP contract. The API registers every route from this table. */
+export interface RouteContract {
+  method: HttpMethod;
+  /** OpenAPI-style path: `/api/v1/users/{userId}/`. */
+  path: string;
+  summary: string;
+  tag: string;
+  access: RouteAccess;
+  params?: z.ZodObject;
+  querystring?: z.ZodObject;
+  body?: z.ZodType;
+  /** Success responses by status; errors always use the error body. */
+  responses?: Partial<Record<200 | 201 | 202 | 204, z.ZodType>>;
+  /** A call the platform adds to those of spec §7 (identity, invitations, verification, ...). */
+  beyondSpec?: true;
+  /** The body is a multipart form or the response a file: no JSON schema applies. */
+  raw?: 'multipart-body' | 'file-response';
+}
+
+const p = <S extends z.ZodRawShape>(shape: S) => z.object(shape);
+const workbench = { workbenchId: Id };
+const notebook = { workbenchId: Id, notebookId: Id };
+
+/** The contract of record: every call the web app makes (spec §7) plus the identity endpoints. */
+export const ROUTES = {
+  // Identity (embedded issuer)
+  issueToken: {
+    method: 'POST', path: '/api/v1/auth/token/', beyondSpec: true, tag: 'auth', access: { public: true },
+    summary: 'Sign in with email and password; returns an id token and a refresh token',
+    body: TokenRequest, responses: { 200: TokenResponse },
+  },
+  refreshToken: {
+    method: 'POST', path: '/api/v1/auth/refresh/', beyondSpec: true, tag: 'auth', access: { public: true },
+    summary: 'Rotate a refresh token; reusing an old one revokes its whole family',
+    body: RefreshRequest, responses: { 200: TokenResponse },
+  },
+
+  // Invitations (public: the token is the credential)
+  inspectInvitation: {
+    method: 'POST', path: '/api/v1/invitations/inspect/', beyondSpec: true, tag: 'auth', access: { public: true },
+    summary: 'What an invitation link is for, before accepting it', body: InvitationTokenRequest,
+    responses: { 200: InvitationInfo },
+  },
+  acceptInvitation: {
+    method: 'POST', path: '/api/v1/invitations/accept/', beyondSpec: true, tag: 'auth', access: { public: true },
+    summary: 'Accept an invitation: set a password (local) or prove an external identity',
+    body: AcceptInvitationRequest, responses: { 200: User },
+  },
+
+  // Users
+  getMe: {
+    method: 'GET', path: '/api/v1/users/me/', tag: 'users', access: { permission: 'me:read' },
+    summary: 'The current user, with the permissions they hold', responses: { 200: Me },
+  },
+  logout: {
+    method: 'POST', path: '/api/v1/users/me/logout/', tag: 'users', access: { permission: 'me:logout' },
+    summary: "Sign out: revoke the current user's refresh tokens", responses: { 204: z.null() },
+  },
+  listUsers: {
+    method: 'GET', path: '/api/v1/users/', tag: 'users', access: { permission: 'users:list' },
+    summary: 'List users', querystring: UserListQuery, responses: { 200: listOf('users', User) },
+  },
+  inviteUsers: {
+    method: 'POST', path: '/api/v1/users/', tag: 'users', access: { permission: 'users:invite' },
+    summary: 'Invite one or more users (body `request`); reports the outcome per address',
+    body: InviteUsersRequest, responses: { 201: InviteUsersResponse },
+  },
+  getUser: {
+    method: 'GET', path: '/api/v1/users/{userId}/', tag: 'users', access: { permission: 'users:read' },
+    summary: 'One user', params: p({ userId: Id }), responses: { 200: User },
+  },
+  resendInvitation: {
+    method: 'POST', path: '/api/v1/users/invitation/{userId}/{userEmail}/', tag: 'users',
+    access: { permission: 'users:resendInvitation' }, summary: 'Re-send an invitation with a new link',
+    params: p({ userId: Id, userEmail: z.email() }), responses: { 200: User },
+  },
+  disableUser: {
+    method: 'POST', path: '/api/v1/users/disable/{userId}/', tag: 'users', access: { permission: 'users:disable' },
+    summary: 'Disable a user', params: p({ userId: Id }), responses: { 200: User },
+  },
+  enableUser: {
+    method: 'POST', path: '/api/v1/users/enable/{userId}/', tag: 'users', access: { permission: 'users:enable' },
+    summary: 'Enable a disabled user', params: p({ userId: Id }), responses: { 200: User },
+  },
+  revokeInvitation: {
+    method: 'POST', path: '/api/v1/users/revoke/{userId}/', tag: 'users', access: { permission: 'users:revoke' },
+    summary: 'Revoke a pending invitation', params: p({ userId: Id }), responses: { 200: User },
+  },
+
+  // Audit log
+  listAuditLog: {
+    method: 'GET', path: '/api/v1/logs/', tag: 'audit', access: { permission: 'auditLog:read' },
+    summary: 'Read the audit log', querystring: AuditLogQuery, responses: { 200: listOf('entries', AuditEntry) },
+  },
+  verifyAuditLog: {
+    method: 'GET', path: '/api/v1/logs/verify/', beyondSpec: true, tag: 'audit', access: { permission: 'auditLog:read' },
+    summary: 'Verify the hash chain of the audit log (cached for a minute)', responses: { 200: AuditChainReport },
+  },
+
+  // Data explorer and queries
+  getDataExplorerSchema: {
+    method: 'GET', path: '/api/v1/data-explorer/schema/', tag: 'data-explorer',
+    access: { permission: 'dataExplorer:readSchema' }, summary: 'Tables and fields a query can use',
+    responses: { 200: DataExplorerSchema },
+  },
+  searchConcepts: {
+    method: 'GET', path: '/api/v1/data-explorer/concepts/', tag: 'data-explorer',
+    access: { permission: 'dataExplorer:readSchema' }, beyondSpec: true,
+    summary: 'Search concepts by name or code within a domain (the concept picker)',
+    querystring: ConceptSearchQuery, responses: { 200: ConceptList },
+  },
+  listQueries: {
+    method: 'GET', path: '/api/v1/queries/', tag: 'queries', access: { permission: 'queries:list' },
+    summary: 'List saved queries: your own (all of them for an ADMIN)',
+    querystring: ListQuery.omit({ search: true }).extend({
+      name_search: z.string().trim().max(200).optional(),
+      id_search: z.string().trim().max(64).optional(),
+      email_search: z.string().trim().max(320).optional(),
+      created_by: z.string().trim().max(64).optional(),
+      order_by: z.enum(QUERY_ORDERS).default('-updated_at'),
+    }),
+    responses: { 200: listOf('queries', SavedQuery) },
+  },
+  createQuery: {
+    method: 'POST', path: '/api/v1/queries/', tag: 'queries', access: { permission: 'queries:create' },
+    summary: 'Save a query (body queryCreate)', body: QueryCreate, responses: { 201: SavedQuery },
+  },
+  updateQuery: {
+    method: 'PATCH', path: '/api/v1/queries/{queryId}/', tag: 'queries', access: { permission: 'queries:update' },
+    summary: 'Update a saved query (body queryUpdate); bumps its version', params: p({ queryId: Id }),
+    body: QueryUpdate, responses: { 200: SavedQuery },
+  },
+  deleteQuery: {
+    method: 'DELETE', path: '/api/v1/queries/{queryId}/', tag: 'queries', access: { permission: 'queries:delete' },
+    summary: 'Delete a saved query and its executions', params: p({ queryId: Id }), responses: { 204: z.null() },
+  },
+  getLatestQueryExecution: {
+    method: 'GET', path: '/api/v1/queries/{queryId}/executions/latest/', tag: 'queries',
+    access: { permission: 'queries:read' }, summary: 'The latest execution of a saved query', params: p({ queryId: Id }),
+    responses: { 200: QueryExecution },
+  },
+  getQueryExecution: {
+    method: 'GET', path: '/api/v1/queries/{queryId}/executions/{queryExecutionId}/', tag: 'queries',
+    access: { permission: 'queries:read' }, summary: 'One execution of a saved query',
+    params: p({ queryId: Id, queryExecutionId: Id }), responses: { 200: QueryExecution },
+  },
+  executeQuery: {
+    method: 'POST', path: '/api/v1/queries/{queryId}/executions/', tag: 'queries',
+    access: { permission: 'queries:execute' }, summary: 'Start a run of a saved query; answers at once with the PENDING execution',
+    params: p({ queryId: Id }), responses: { 202: QueryExecution },
+  },
+  executeAnonymousQuery: {
+    method: 'POST', path: '/api/v1/queries/execute/', tag: 'queries', access: { permission: 'queries:execute' },
+    summary: 'Run an unsaved query (body anonymousQueryExecutionCreate) and answer with its aggregate results',
+    body: AnonymousQueryExecutionCreate, responses: { 200: QueryResult },
+  },
+
+  // Cohorts
+  listCohorts: {
+    method: 'GET', path: '/api/v1/cohorts/', tag: 'cohorts', access: { permission: 'cohorts:list' },
+    summary: 'List cohorts', querystring: ListQuery.extend({ status: z.string().max(32).optional() }),
+  },
+  updateCohort: {
+    method: 'PATCH', path: '/api/v1/cohorts/{cohortId}/', tag: 'cohorts', access: { permission: 'cohorts:update' },
+    summary: 'Update or publish a cohort (body cohortUpdate)', params: p({ cohortId: Id }),
+  },
+
+  // Documents
+  listDocuments: {
+    method: 'GET', path: '/api/v1/documents/', tag: 'documents', access: { permission: 'documents:read' }, beyondSpec: true,
+    summary: 'The documents you uploaded (all documents, for an ADMIN)', querystring: DocumentListQuery,
+    responses: { 200: listOf('documents', Document) },
+  },
+  uploadDocument: {
+    method: 'POST', path: '/api/v1/documents/', tag: 'documents', access: { permission: 'documents:upload' },
+    summary: 'Upload a document: multipart field `file`, at most 20,000,000 bytes', raw: 'multipart-body',
+    responses: { 201: Document },
+  },
+  downloadDocument: {
+    method: 'GET', path: '/api/v1/documents/{documentId}/', tag: 'documents', access: { permission: 'documents:read' },
+    summary: 'Download a document (an attachment, never cached)', params: p({ documentId: Id }), raw: 'file-response',
+  },
+  deleteDocument: {
+    method: 'DELETE', path: '/api/v1/documents/{documentId}/', tag: 'documents',
+    access: { permission: 'documents:delete' }, summary: 'Delete a document and its file', params: p({ documentId: Id }),
+    responses: { 204: z.null() },
+  },
+
+  // Visualisation
+  getVisualisationToken: {
+    method: 'GET', path: '/api/v1/vizzly/tokens/{projectId}/', tag: 'visualisation',
+    access: { permission: 'visualisation:issueToken' }, summary: 'An access token for the data visualisation service',
+    params: p({ projectId: Id }),
+  },
+
+  // Workbenches
+  listWorkbenches: {
+    method: 'GET', path: '/api/v1/workbenches/', tag: 'workbenches', access: { permission: 'workbenches:list' },
+    summary: 'List workbenches', querystring: ListQuery.pick({ skip: true, limit: true, search: true }),
+  },
+  createWorkbench: {
+    method: 'POST', path: '/api/v1/workbenches/', tag: 'workbenches', access: { permission: 'workbenches:create' },
+    summary: 'Create a workbench (body workbenchCreate)',
+  },
+  getWorkbench: {
+    method: 'GET', path: '/api/v1/workbenches/{workbenchId}/', tag: 'workbenches',
+    access: { permission: 'workbenches:read' }, summary: 'One workbench', params: p(workbench),
+  },
+  updateWorkbench: {
+    method: 'PUT', path: '/api/v1/workbenches/{workbenchId}/', tag: 'workbenches',
+    access: { permission: 'workbenches:update' }, summary: 'Update a workbench (body workbenchUpdate)', params: p(workbench),
+  },
+  deleteWorkbench: {
+    method: 'DELETE', path: '/api/v1/workbenches/{workbenchId}/', tag: 'workbenches',
+    access: { permission: 'workbenches:delete' }, summary: 'Delete a workbench', params: p(workbench),
+  },
+  listWorkbenchZones: {
+    method: 'GET', path: '/api/v1/workbenches/{workbenchId}/zones/', tag: 'workbenches',
+    access: { permission: 'workbenches:read' }, summary: 'Zones a notebook can run in', params: p(workbench),
+  },
+  listMachineTypes: {
+    method: 'GET', path: '/api/v1/workbenches/{workbenchId}/zone/{zone}/machine-types/', tag: 'workbenches',
+    access: { permission: 'workbenches:read' }, summary: 'Machine types in a zone',
+    params: p({ ...workbench, zone: z.string().max(64) }),
+  },
+  listAcceleratorTypes: {
+    method: 'GET', path: '/api/v1/workbenches/{workbenchId}/zone/{zone}/accelerator-types/', tag: 'workbenches',
+    access: { permission: 'workbenches:read' }, summary: 'Accelerator types in a zone',
+    params: p({ ...workbench, zone: z.string().max(64) }),
+  },
+  listEnvironments: {
+    method: 'GET', path: '/api/v1/workbenches/{workbenchId}/environments/', tag: 'workbenches',
+    access: { permission: 'workbenches:read' }, summary: 'Notebook environments', params: p(workbench),
+  },
+
+  // Notebooks
+  listNotebooks: {
+    method: 'GET', path: '/api/v1/workbenches/{workbenchId}/notebooks/', tag: 'notebooks',
+    access: { permission: 'notebooks:list' }, summary: "List a workbench's notebooks", params: p(workbench),
+    querystring: ListQuery,
+  },
+  createNotebook: {
+    method: 'POST', path: '/api/v1/workbenches/{workbenchId}/notebooks/', tag: 'notebooks',
+    access: { permission: 'notebooks:create' }, summary: 'Create a notebook (body notebookCreate)', params: p(workbench),
+  },
+  deleteNotebook: {
+    method: 'DELETE', path: '/api/v1/workbenches/{workbenchId}/notebooks/{notebookId}/', tag: 'notebooks',
+    access: { permission: 'notebooks:delete' }, summary: 'Delete a notebook', params: p(notebook),
+  },
+  startNotebook: {
+    method: 'POST', path: '/api/v1/workbenches/{workbenchId}/notebooks/{notebookId}/start/', tag: 'notebooks',
+    access: { permission: 'notebooks:start' }, summary: 'Start a notebook', params: p(notebook),
+  },
+  stopNotebook: {
+    method: 'POST', path: '/api/v1/workbenches/{workbenchId}/notebooks/{notebookId}/stop/', tag: 'notebooks',
+    access: { permission: 'notebooks:stop' }, summary: 'Stop a notebook', params: p(notebook),
+  },
+} as const satisfies Record<string, RouteContract>;
+
+export type RouteId = keyof typeof ROUTES;
+
+/** The routes of spec §7 — every call the web app makes. */
+export const SPEC_ROUTE_IDS = (Object.keys(ROUTES) as RouteId[]).filter(
+  (id) => !(ROUTES[id] as RouteContract).beyondSpec,
+);

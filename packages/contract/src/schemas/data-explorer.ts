@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits';
+
+/** How the query builder edits a field's value. */
+export const VALUE_EDITOR_TYPES = ['text', 'number', 'date', 'concept', 'select'] as const;
+export const ValueEditorType = z.enum(VALUE_EDITOR_TYPES);
+
+/** The operators a rule may use (react-querybuilder's names). */
+export const QUERY_OPERATORS = [
+  '=', '!=', '<', '<=', '>', '>=', 'in', 'notIn', 'between', 'notBetween', 'null', 'notNull', 'contains', 'beginsWith',
+] as const;
+export const QueryOperator = z.enum(QUERY_OPERATORS);
+export type QueryOperator = z.infer<typeof QueryOperator>;
+
+export const FieldOption = z.object({ value: z.union([z.number(), z.string()]), label: z.string() });
+
+export const ExplorerField = z
+  .object({
+    /** Qualified name used in rules: `<table>.<field>`, e.g. `measurement.value_as_number`. */
+    name: z.string(),
+    label: z.string(),
+    type: z.enum(['concept', 'number', 'date', 'text', 'count']),
+    operators: z.array(z.object({ name: QueryOperator, label: z.string() })),
+    valueEditor: z.object({
+      type: ValueEditorType,
+      /** For a concept picker: the OMOP domain to search in (`GET /data-explorer/concepts/?domain=`). */
+      domain: z.string().optional(),
+      /** For a fixed list. */
+      values: z.array(FieldOption).optional(),
+    }),
+    /** Concept rules include descendant concepts (concept_ancestor) unless the rule says `includeDescendants: false`. */
+    includesDescendants: z.boolean().optional(),
+    description: z.string().optional(),
+  })
+  .meta({ id: 'ExplorerField' });
+export type ExplorerField = z.infer<typeof ExplorerField>;
+
+export const ExplorerTable = z
+  .object({
+    name: z.string(),
+    label: z.string(),
+    /** `person` filters persons directly; `event` tables are used through groups scoped with `table`. */
+    kind: z.enum(['person', 'event']),
+    fields: z.array(ExplorerField),
+  })
+  .meta({ id: 'ExplorerTable' });
+export type ExplorerTable = z.infer<typeof ExplorerTable>;
+
+export const DataExplorerSchema = z
+  .object({ tableSchema: z.array(ExplorerTable), warehouse: z.object({ loaded: z.boolean(), source: z.string().nullable() }) })
+  .meta({ id: 'DataExplorerSchema' });
+export type DataExplorerSchema = z.infer<typeof DataExplorerSchema>;
+
+export const ConceptSearchQuery = z.object({
+  search: z.string().trim().max(200).optional(),
+  domain: z.string().max(40).optional(),
+  limit: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(20),
+});
+
+export const Concept = z
+  .object({
+    concept_id: z.number().int(),
+    concept_name: z.string(),
+    domain_id: z.string(),
+    vocabulary_id: z.string(),
+    concept_code: z.string(),
+    standard_concept: z.string().nullable(),
+  })
+  .meta({ id: 'Concept' });
+export type Concept = z.infer<typeof Concept>;
+export const ConceptList = z.object({ concepts: z.array(Concept) });
+
+/** A rule of the query tree (react-querybuilder format; extra properties such as `id` are kept). */
+export const QueryRule = z.looseObject({
+  id: z.string().max(100).optional(),
+  field: z.string().max(100),
+  operator: z.string().max(32),
+  value: z.unknown().optional(),
+  /** Concept rules only: false to match the listed concepts alone, not their descendants. */
+  includeDescendants: z.boolean().optional(),
+});
+export type QueryRule = z.infer<typeof QueryRule>;
+
+export interface QueryGroup {
+  id?: string;
+  combinator?: 'and' | 'or';
+  not?: boolean;
+  /** Scopes the group to an event table: "has at least one record matching all the rules on the same record". */
+  table?: string;
+  rules: (QueryRule | QueryGroup)[];
+  [key: string]: unknown;
+}
+
+/** The query tree: `{ combinator, not?, table?, rules: [rule | group] }`; the default combinator is 'and'. */
+export const QueryGroup: z.ZodType<QueryGroup> = z.lazy(() =>
+  z.looseObject({
+    id: z.string().max(100).optional(),
+    combinator: z.string().toLowerCase().pipe(z.enum(['and', 'or'])).optional(),
+    not: z.boolean().optional(),
+    table: z.string().max(64).optional(),
+    rules: z.array(z.union([QueryGroup, QueryRule])).max(LIMITS.queryMaxRules),
+  }),
+) as z.ZodType<QueryGroup>;
+
+export const EMPTY_QUERY: QueryGroup = { combinator: 'and', rules: [] };
+
+/** One cell of a breakdown: the count, or null when suppressed; `display` is what to show. */
+export const ResultCell = z.object({
+  key: z.string(),
+  label: z.string(),
+  count: z.number().int().nullable(),
+  display: z.string(),
+  /** `small`: 1 to threshold-1; `complementary`: hidden so that a small cell cannot be worked out from the others. */
+  suppressed: z.enum(['small', 'complementary']).nullable(),
+});
+export type ResultCell = z.infer<typeof ResultCell>;
+
+export const QueryResult = z
+  .object({
+    person_count: z.number().int().nullable(),
+    person_count_display: z.string(),
+    suppression_threshold: z.number().int(),
+    breakdowns: z.object({
+      sex: z.array(ResultCell),
+      age_band: z.array(ResultCell),
+      race: z.array(ResultCell),
+      ethnicity: z.array(ResultCell),
+      /** The age pyramid: one row per sex, one cell per age band. */
+      sex_by_age_band: z.array(z.object({ key: z.string(), label: z.string(), cells: z.array(ResultCell) })),
+    }),
+    execution_time_ms: z.number(),
+  })
+  .meta({ id: 'QueryResult' });
+export type QueryResult = z.infer<typeof QueryResult>;
+
+export const QueryCreate = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    description: z.string().max(2000).default(''),
+    query: QueryGroup,
+  })
+  .meta({ id: 'QueryCreate' });
+export const QueryUpdate = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    description: z.string().max(2000).optional(),
+    query: QueryGroup.optional(),
+  })
+  .meta({ id: 'QueryUpdate' });
+export const AnonymousQueryExecutionCreate = z.object({ query: QueryGroup }).meta({ id: 'AnonymousQueryExecutionCreate' });
+
+export const SavedQuery = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string(),
+    query: QueryGroup,
+    version: z.number().int(),
+    created_by: z.uuid(),
+    created_by_email: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Query' });
+export type SavedQuery = z.infer<typeof SavedQuery>;
+
+export const QUERY_ORDERS = ['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at'] as const;
+
+export const QUERY_EXECUTION_STATUSES = ['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED'] as const;
+export const QueryExecutionStatus = z.enum(QUERY_EXECUTION_STATUSES);
+export type QueryExecutionStatus = z.infer<typeof QueryExecutionStatus>;
+
+export const QueryExecution = z
+  .object({
+    id: z.uuid(),
+    query_id: z.uuid().nullable(),
+    query_version: z.number().int().nullable(),
+    status: QueryExecutionStatus,
+    result: QueryResult.nullable(),
+    error: z.string().nullable(),
+    requested_by: z.uuid(),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+  })
+  .meta({ id: 'QueryExecution' });
+export type QueryExecution = z.infer<typeof QueryExecution>;
+
+/** Detail of the 404 when a saved query has no execution yet (spec §8). */
+export const QUERY_NOT_EXECUTED = 'Query has not been executed yet.';

@@ -1,0 +1,36 @@
+// `npm test`: installs what is missing, then runs typecheck, lint and every workspace's suite.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureInstalled } from './ensure-installed.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+ensureInstalled(root);
+
+const workspaces = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).workspaces;
+const suites = [
+  ['typecheck', ['run', 'typecheck']],
+  ['lint', ['run', 'lint']],
+];
+// Workspaces in a fixed order: the contract first, browser tests last.
+const order = ['packages/contract', 'apps/api', 'apps/web', 'e2e'];
+for (const dir of order) {
+  const manifest = path.join(root, dir, 'package.json');
+  if (!fs.existsSync(manifest)) continue;
+  if (!workspaces.some((w) => w === dir || (w.endsWith('/*') && dir.startsWith(w.slice(0, -1))))) continue;
+  if (JSON.parse(fs.readFileSync(manifest, 'utf8')).scripts?.test) suites.push([dir, ['test', '--workspace', dir]]);
+}
+
+const results = [];
+for (const [name, args] of suites) {
+  process.stdout.write(`\n=== ${name} ===\n`);
+  const started = Date.now();
+  const { status } = spawnSync('npm', args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  results.push({ name, ok: status === 0, seconds: Math.round((Date.now() - started) / 1000) });
+}
+process.stdout.write('\n=== summary ===\n');
+for (const r of results) process.stdout.write(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s)\n`);
+const failed = results.filter((r) => !r.ok).length;
+process.stdout.write(`suites: ${results.length - failed} passed, ${failed} failed\n`);
+process.exit(failed ? 1 : 0);
