@@ -11,3 +11,4 @@ export * from './schemas/users';
 export * from './schemas/audit';
 export * from './schemas/documents';
 export * from './schemas/data-explorer';
+export * from './schemas/cohorts';

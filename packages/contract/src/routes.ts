@@ -5,6 +5,7 @@ import { RefreshRequest, TokenRequest, TokenResponse } from './schemas/auth';
 import { AcceptInvitationRequest, InvitationInfo, InvitationTokenRequest, InviteUsersRequest, InviteUsersResponse, Me, User, UserListQuery } from './schemas/users';
 import { AuditChainReport, AuditEntry, AuditLogQuery } from './schemas/audit';
 import { Document, DocumentListQuery } from './schemas/documents';
+import { CohortCreate, CohortDetail, CohortList, CohortListQuery, CohortUpdate } from './schemas/cohorts';
 import {
   AnonymousQueryExecutionCreate,
   ConceptList,
@@ -186,11 +187,28 @@ export const ROUTES = {
   // Cohorts
   listCohorts: {
     method: 'GET', path: '/api/v1/cohorts/', tag: 'cohorts', access: { permission: 'cohorts:list' },
-    summary: 'List cohorts', querystring: ListQuery.extend({ status: z.string().max(32).optional() }),
+    summary: 'List cohorts: published ones and your own (all, for a DATA_STEWARD or ADMIN), with the tags in use',
+    querystring: CohortListQuery, responses: { 200: CohortList },
+  },
+  createCohort: {
+    method: 'POST', path: '/api/v1/cohorts/', tag: 'cohorts', access: { permission: 'cohorts:create' }, beyondSpec: true,
+    summary: 'Make a DRAFT cohort from the persons of a successful execution of a saved query (body cohortCreate)',
+    body: CohortCreate, responses: { 201: CohortDetail },
+  },
+  getCohort: {
+    method: 'GET', path: '/api/v1/cohorts/{cohortId}/', tag: 'cohorts', access: { permission: 'cohorts:read' }, beyondSpec: true,
+    summary: 'One cohort, with its version history and the suppressed demographics of its current version',
+    params: p({ cohortId: Id }), responses: { 200: CohortDetail },
   },
   updateCohort: {
     method: 'PATCH', path: '/api/v1/cohorts/{cohortId}/', tag: 'cohorts', access: { permission: 'cohorts:update' },
-    summary: 'Update or publish a cohort (body cohortUpdate)', params: p({ cohortId: Id }),
+    summary: 'Update a cohort (body cohortUpdate); a status change (publish, unpublish, archive) is for a DATA_STEWARD or ADMIN',
+    params: p({ cohortId: Id }), body: CohortUpdate, responses: { 200: CohortDetail },
+  },
+  refreshCohort: {
+    method: 'POST', path: '/api/v1/cohorts/{cohortId}/refresh/', tag: 'cohorts', access: { permission: 'cohorts:update' }, beyondSpec: true,
+    summary: 'Run the source query again on the current data and keep its persons as a new version',
+    params: p({ cohortId: Id }), responses: { 200: CohortDetail },
   },
 
   // Documents
