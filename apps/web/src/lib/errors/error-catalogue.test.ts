@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  COHORT_TRY_AGAIN,
   DOCUMENT_TRY_AGAIN,
   ERROR_CATALOGUE,
   findCatalogueEntry,
@@ -83,6 +84,37 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
     expected: { type: 'error', message: 'Cohort Publication Error.', description: 'Only data stewards can publish.', refreshPrompt: false, unexpected: false },
   },
   {
+    name: 'cohort publication below the suppression threshold',
+    failure: { endpoint: 'updateCohort', status: 409, detail: 'A cohort of fewer than 20 persons cannot be published.' },
+    expected: {
+      type: 'error', message: 'Cohort Publication Error.', description: 'A cohort of fewer than 20 persons cannot be published.',
+      refreshPrompt: false, unexpected: false,
+    },
+  },
+  {
+    name: 'cohort creation from a run of data reloaded since',
+    failure: { endpoint: 'createCohort', status: 409, detail: 'The data was reloaded since this run: run the query again.' },
+    expected: {
+      type: 'error', message: 'Cohort Creation Error.', description: 'The data was reloaded since this run: run the query again.',
+      refreshPrompt: false, unexpected: false,
+    },
+  },
+  {
+    name: 'cohort creation without a reason',
+    failure: { endpoint: 'createCohort', status: 500 },
+    expected: { type: 'error', message: 'Cohort Creation Error.', description: COHORT_TRY_AGAIN, refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'cohort refresh of an archived cohort',
+    failure: { endpoint: 'refreshCohort', status: 409, detail: 'An archived cohort cannot be refreshed.' },
+    expected: { type: 'error', message: 'Cohort Refresh Error.', description: 'An archived cohort cannot be refreshed.', refreshPrompt: false, unexpected: false },
+  },
+  ...[400, 404].map((status) => ({
+    name: `cohort read ${status}, shown on the page`,
+    failure: { endpoint: 'getCohort', status, detail: 'Cohort does not exist.' },
+    expected: { type: 'error' as const, message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
+  })),
+  {
     name: 'query creation',
     failure: { endpoint: 'createQuery', status: 400, detail: 'name: is required' },
     expected: { type: 'error', message: 'Query Creation Error.', description: 'name: is required', refreshPrompt: false, unexpected: false },
@@ -160,6 +192,7 @@ describe('the error catalogue', () => {
     ['the latest execution with another 404 detail', { endpoint: 'getLatestQueryExecution', status: 404, detail: 'Query not found.' }],
     ['a document upload the server failed', { endpoint: 'uploadDocument', status: 500 }],
     ['a route the catalogue does not name', { endpoint: 'listWorkbenches', status: 501 }],
+    ['a cohort read the server failed', { endpoint: 'getCohort', status: 500 }],
   ])('falls back to "Something went wrong" for %s', (_name, failure) => {
     expect(presentError(failure)).toMatchObject({ message: SOMETHING_WENT_WRONG, unexpected: true });
   });

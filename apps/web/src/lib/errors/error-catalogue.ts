@@ -37,6 +37,7 @@ export const WORKBENCH_EDITS_WITH_ERRORS =
 export const NOTEBOOK_CREATION_FALLBACK = 'Sorry, there was an error in creating your notebook. Please try again.';
 export const QUERY_NOT_EXECUTED = 'Query has not been executed yet.';
 export const DOCUMENT_TRY_AGAIN = 'Please try again.';
+export const COHORT_TRY_AGAIN = 'Sorry, that did not work. Please try again.';
 export const SOMETHING_WENT_WRONG = 'Something went wrong';
 
 /**
@@ -65,6 +66,16 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
     description: SERVER_DETAIL, fallbackDescription: NOTEBOOK_CREATION_FALLBACK, type: 'error',
   },
   { endpoints: ['updateCohort'], statuses: '*', message: 'Cohort Publication Error.', description: SERVER_DETAIL, type: 'error' },
+  {
+    endpoints: ['createCohort'], statuses: '*', message: 'Cohort Creation Error.',
+    description: SERVER_DETAIL, fallbackDescription: COHORT_TRY_AGAIN, type: 'error',
+  },
+  {
+    endpoints: ['refreshCohort'], statuses: '*', message: 'Cohort Refresh Error.',
+    description: SERVER_DETAIL, fallbackDescription: COHORT_TRY_AGAIN, type: 'error',
+  },
+  // A missing cohort (or a draft the user may not see): the cohort page says so.
+  { endpoints: ['getCohort'], statuses: [400, 404], type: 'error' },
   { endpoints: ['createQuery'], statuses: '*', message: 'Query Creation Error.', description: SERVER_DETAIL, type: 'error' },
   {
     endpoints: ['uploadDocument'], statuses: [400, 413, 415, 422, 503], message: 'The document was not uploaded.',

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { COHORT_STATUSES } from '@hdp/contract/cohort-lifecycle';
+import { canOpenSourceQuery, cohortAbilities, transitionsFrom, type Viewer } from './cohort-abilities';
+import { aCohort, AUTHOR, STEWARD } from './test-support';
+
+const viewer = (id: string, roles: Viewer['roles'], status: Viewer['status'] = 'ACTIVE'): Viewer => ({ id, roles, status });
+const author = viewer(AUTHOR.id, ['RESEARCHER']);
+const otherResearcher = viewer('1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9', ['RESEARCHER']);
+const steward = viewer(STEWARD.id, ['DATA_STEWARD']);
+const admin = viewer('2e3d4c5b-6a79-4887-96a5-b4c3d2e1f0a9', ['ADMIN']);
+const auditor = viewer('4c5b6a79-8887-4695-a5b4-c3d2e1f0a9b8', ['AUDITOR']);
+
+describe('the cohort actions', () => {
+  it('follow the lifecycle table', () => {
+    expect(Object.fromEntries(COHORT_STATUSES.map((status) => [status, transitionsFrom(status)]))).toEqual({
+      DRAFT: ['publish', 'archive'],
+      PUBLISHED: ['unpublish', 'archive'],
+      ARCHIVED: ['restore'],
+    });
+  });
+
+  it('offer status changes to data stewards and administrators only', () => {
+    const cohort = aCohort({ status: 'DRAFT' });
+    expect(cohortAbilities(cohort, steward).transitions).toEqual(['publish', 'archive']);
+    expect(cohortAbilities(cohort, admin).transitions).toEqual(['publish', 'archive']);
+    expect(cohortAbilities(cohort, author).transitions).toEqual([]);
+    expect(cohortAbilities(aCohort({ status: 'ARCHIVED' }), steward).transitions).toEqual(['restore']);
+  });
+
+  it('let the author and stewards edit and refresh, and nobody else', () => {
+    const cohort = aCohort({ status: 'PUBLISHED' });
+    for (const who of [author, steward, admin]) expect(cohortAbilities(cohort, who)).toMatchObject({ edit: true, refresh: true, refreshRefusal: null });
+    for (const who of [otherResearcher, auditor, null]) expect(cohortAbilities(cohort, who)).toEqual({ edit: false, refresh: false, refreshRefusal: null, transitions: [] });
+  });
+
+  it('give nothing to a disabled account', () => {
+    expect(cohortAbilities(aCohort(), viewer(STEWARD.id, ['DATA_STEWARD'], 'DISABLED'))).toMatchObject({ edit: false, refresh: false, transitions: [] });
+  });
+
+  it('say why an archived cohort or one whose query was deleted cannot be refreshed', () => {
+    expect(cohortAbilities(aCohort({ status: 'ARCHIVED' }), author).refreshRefusal).toMatch(/archived/);
+    expect(cohortAbilities(aCohort({ source_query: null }), author).refreshRefusal).toMatch(/deleted/);
+  });
+
+  it('link to the source query only for its owner or an administrator', () => {
+    const source = aCohort().source_query;
+    expect(canOpenSourceQuery(source, author)).toBe(true);
+    expect(canOpenSourceQuery(source, admin)).toBe(true);
+    expect(canOpenSourceQuery(source, steward)).toBe(false);
+    expect(canOpenSourceQuery(source, otherResearcher)).toBe(false);
+    expect(canOpenSourceQuery(null, author)).toBe(false);
+  });
+});
