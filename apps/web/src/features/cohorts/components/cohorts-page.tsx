@@ -1,6 +1,27 @@
-import { ComingSoon } from '@/features/shell/components/coming-soon';
+import dynamic from 'next/dynamic';
+import { Flex, Spin } from 'antd';
 
-/** The Cohorts page. */
+// The cards, the table and the filters (antd Table, Select, Card) load after the first paint,
+// which keeps the route's first-load JavaScript within budget.
+const CohortsList = dynamic(() => import('./cohorts-list'), {
+  ssr: false,
+  loading: () => (
+    <Flex justify="center" style={{ padding: 48 }}>
+      <Spin aria-label="Loading the cohorts" />
+    </Flex>
+  ),
+});
+
+const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24 } as const;
+
+/** The Cohorts page: published cohorts and your own (all of them for a data steward), as cards or a table. */
 export function CohortsPage() {
-  return <ComingSoon title="Cohorts" description="Browse published cohorts." />;
+  return (
+    <>
+      <h1 style={{ fontSize: 24, fontWeight: 600, margin: '0 0 16px' }}>Cohorts</h1>
+      <section style={PANEL} aria-label="Cohorts list">
+        <CohortsList />
+      </section>
+    </>
+  );
 }

@@ -51,8 +51,11 @@ function Breakdown({ title, cells }: { title: string; cells: readonly ResultCell
   );
 }
 
-/** A run's result: the person count, the breakdowns as numbers and as charts; hidden cells marked. */
-export function QueryResults({ result }: { result: QueryResult }) {
+/**
+ * A run's result: the person count, the breakdowns as numbers and as charts; hidden cells marked.
+ * Cohorts show the same result, kept from the run that made them, without the run's duration.
+ */
+export function QueryResults({ result, showTiming = true }: { result: QueryResult; showTiming?: boolean }) {
   const { breakdowns } = result;
   const anySuppressed =
     result.person_count === null ||
@@ -63,7 +66,7 @@ export function QueryResults({ result }: { result: QueryResult }) {
         <span style={{ fontSize: 32, fontWeight: 600 }} data-testid="person-count">
           {result.person_count_display}
         </span>{' '}
-        persons <span style={{ color: '#5b6470' }}>({Math.round(result.execution_time_ms)} ms)</span>
+        persons{showTiming ? <span style={{ color: '#5b6470' }}> ({Math.round(result.execution_time_ms)} ms)</span> : null}
       </p>
       {anySuppressed ? (
         <p className="suppression-note" style={{ color: '#5b6470' }}>
