@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import dynamic from 'next/dynamic';
 import { Flex, Spin } from 'antd';
+import { useQueryFromUrl } from '../hooks/use-query-from-url';
 
 const loading = (label: string) => () => (
   <Flex justify="center" style={{ padding: 24 }}>
@@ -18,15 +19,18 @@ const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius
 export function DataExplorerPage() {
   // Opening a saved query or starting over gives a fresh workspace: results of another query never show.
   const [opened, setOpened] = useState(0);
+  const reopen = useCallback(() => setOpened((n) => n + 1), []);
+  // A link can name a saved query to open (`?queryId=`), e.g. a cohort's source query.
+  useQueryFromUrl(reopen);
   return (
     <>
       <h1 style={{ fontSize: 24, fontWeight: 600, margin: '0 0 16px' }}>Data Explorer</h1>
-      <QueryWorkspace key={opened} onStartOver={() => setOpened((n) => n + 1)} />
+      <QueryWorkspace key={opened} onStartOver={reopen} />
       <section aria-labelledby="saved-queries-heading" style={PANEL}>
         <h2 id="saved-queries-heading" style={{ fontSize: 16, fontWeight: 600, margin: '0 0 12px' }}>
           Saved queries
         </h2>
-        <SavedQueries onOpen={() => setOpened((n) => n + 1)} />
+        <SavedQueries onOpen={reopen} />
       </section>
     </>
   );

@@ -34,7 +34,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('QueryWorkspace', () => {
+describe('QueryWorkspace', { timeout: 20_000 }, () => {
   it('shows the edited marker, runs the unsaved tree without ids and shows the count', async () => {
     const calls = fakeApi(({ method, path }) => {
       if (path === '/api/v1/users/me/') return { body: aUser() };
@@ -51,6 +51,30 @@ describe('QueryWorkspace', () => {
     expect(await screen.findByTestId('person-count')).toHaveTextContent('273');
     const execute = calls.find((c) => c.path === '/api/v1/queries/execute/');
     expect(execute?.body).toEqual({ query: { combinator: 'and', rules: [{ field: 'person.age', operator: '>', value: 'forty' }] } });
+    // An unsaved query's result cannot become a cohort: the button says why.
+    const createCohort = screen.getByRole('button', { name: 'Create cohort' });
+    expect(createCohort).toBeDisabled();
+    expect(createCohort).toHaveAccessibleDescription('Save the query first: a cohort is made from a run of a saved query.');
+  });
+
+  it("offers to create a cohort from a saved query's latest successful run", async () => {
+    const queryId = '5b0e8a4e-8d0a-4f43-9d7c-1b2e3f4a5b6c';
+    fakeApi(({ path }) => {
+      if (path === '/api/v1/users/me/') return { body: aUser() };
+      if (path === '/api/v1/data-explorer/schema/') return { body: aSchema(false) };
+      if (path === `/api/v1/queries/${queryId}/executions/latest/`) {
+        return {
+          body: {
+            id: '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f', query_id: queryId, query_version: 1, status: 'SUCCEEDED', result: aResult(), error: null,
+            requested_by: aUser().id, created_at: '2026-11-21T18:00:00.000Z', started_at: null, finished_at: null,
+          },
+        };
+      }
+      return { status: 404, body: { detail: 'Not found' } };
+    });
+    renderWorkspace({ queryId, queryName: 'Diabetes', query, isQueryEdited: false, isAnonymousQuery: false });
+    expect(await screen.findByTestId('person-count')).toHaveTextContent('273');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Create cohort' })).toBeEnabled());
   });
 
   it("shows 'Query Creation Error.' with the server's description when saving fails, and keeps the query unsaved", async () => {

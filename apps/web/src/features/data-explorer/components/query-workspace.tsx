@@ -9,6 +9,8 @@ import { useCreateQueryMutation, useDeleteQueryMutation, useUpdateQueryMutation 
 import { useQueryRun } from '../hooks/use-query-run';
 import { newQueryStarted, queryEditorToggled, queryRenamed, querySaved, selectDataExplorer } from '../slice';
 import { countRules, withoutIds } from '../query-tree';
+import { cohortFromRun } from '../cohort-from-run';
+import { CreateCohortButton } from './create-cohort-button';
 import { QueryNameDialog } from './query-name-dialog';
 import { QueryResults } from './query-results';
 
@@ -29,7 +31,7 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
   const state = useAppSelector(selectDataExplorer);
   const { queryId, queryName, query, isQueryEdited, isAnonymousQuery, isShowQueryEditor } = state;
   const schema = useGetDataExplorerSchemaQuery();
-  const { run, isRunning, status, result, error } = useQueryRun();
+  const { run, isRunning, status, result, error, executionId } = useQueryRun();
   const [createQuery, creating] = useCreateQueryMutation();
   const [updateQuery, updating] = useUpdateQueryMutation();
   const [deleteQuery, deleting] = useDeleteQueryMutation();
@@ -147,9 +149,14 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
 
       {result && !isRunning ? (
         <section aria-labelledby="results-heading" style={{ marginTop: 16 }}>
-          <h2 id="results-heading" style={{ fontSize: 16, fontWeight: 600, margin: '0 0 8px' }}>
-            Results
-          </h2>
+          <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 8 }}>
+            <h2 id="results-heading" style={{ fontSize: 16, fontWeight: 600, margin: 0 }}>
+              Results
+            </h2>
+            {allowed('cohorts:create') ? (
+              <CreateCohortButton source={cohortFromRun({ isAnonymousQuery, isQueryEdited, executionId })} queryName={queryName} result={result} />
+            ) : null}
+          </Flex>
           <QueryResults result={result} />
         </section>
       ) : null}

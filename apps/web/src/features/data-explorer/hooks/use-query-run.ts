@@ -24,6 +24,8 @@ export interface QueryRun {
   result: QueryResult | null;
   /** Why the last run failed, when the API said so in the execution. */
   error: string | null;
+  /** The saved query's execution the result comes from (a cohort can be made from it); null for an unsaved run. */
+  executionId: string | null;
 }
 
 /**
@@ -60,7 +62,7 @@ export function useQueryRun(): QueryRun {
   };
 
   if (source === 'anonymous') {
-    return { run, isRunning: anonymous.isLoading, status: null, result: anonymous.data ?? null, error: null };
+    return { run, isRunning: anonymous.isLoading, status: null, result: anonymous.data ?? null, error: null, executionId: null };
   }
   if (source === 'execution') {
     const current = execution.data?.id === tracked?.queryExecutionId ? execution.data : undefined;
@@ -71,6 +73,7 @@ export function useQueryRun(): QueryRun {
       status: waiting ? (current?.status ?? 'PENDING') : null,
       result: current?.status === 'SUCCEEDED' ? current.result : null,
       error: current?.status === 'FAILED' ? current.error : null,
+      executionId: current?.status === 'SUCCEEDED' ? current.id : null,
     };
   }
   const last = queryId ? latest.data : undefined;
@@ -80,5 +83,6 @@ export function useQueryRun(): QueryRun {
     status: null,
     result: last?.status === 'SUCCEEDED' ? last.result : null,
     error: last?.status === 'FAILED' ? last.error : null,
+    executionId: last?.status === 'SUCCEEDED' ? last.id : null,
   };
 }
