@@ -8,6 +8,7 @@ import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
  * (that build and swap `cdm_*` schemas) leave alone.
  */
 const SNAPSHOT_TABLE = '"hdp_cohorts"."cohort_person"';
+const WRITE = { readWrite: true } as const;
 
 /** Creating the table once per warehouse; concurrent first calls share the one promise. */
 const prepared = new WeakMap<WarehouseEngine, Promise<void>>();
@@ -16,11 +17,11 @@ function prepare(warehouse: WarehouseEngine): Promise<void> {
   let ready = prepared.get(warehouse);
   if (!ready) {
     ready = (async () => {
-      await warehouse.query('CREATE SCHEMA IF NOT EXISTS "hdp_cohorts"');
-      await warehouse.query(`CREATE TABLE IF NOT EXISTS ${SNAPSHOT_TABLE} (cohort_version_id VARCHAR NOT NULL, person_id BIGINT NOT NULL)`);
+      await warehouse.query('CREATE SCHEMA IF NOT EXISTS "hdp_cohorts"', [], WRITE);
+      await warehouse.query(`CREATE TABLE IF NOT EXISTS ${SNAPSHOT_TABLE} (cohort_version_id VARCHAR NOT NULL, person_id BIGINT NOT NULL)`, [], WRITE);
       // DuckDB scans this table fast enough by zone maps; PostgreSQL wants an index to find one version.
       if (warehouse.kind === 'postgres') {
-        await warehouse.query(`CREATE INDEX IF NOT EXISTS cohort_person_version_idx ON ${SNAPSHOT_TABLE} (cohort_version_id)`);
+        await warehouse.query(`CREATE INDEX IF NOT EXISTS cohort_person_version_idx ON ${SNAPSHOT_TABLE} (cohort_version_id)`, [], WRITE);
       }
     })();
     ready.catch(() => prepared.delete(warehouse));
@@ -46,7 +47,7 @@ export async function takeSnapshot(
   await warehouse.query(
     `INSERT INTO ${SNAPSHOT_TABLE} (cohort_version_id, person_id) SELECT ${version}, p."person_id" FROM "${state.schema}"."person" p WHERE ${predicate.sql}`,
     [...predicate.params, versionId],
-    { timeoutMs },
+    { timeoutMs, ...WRITE },
   );
   return countSnapshot(warehouse, versionId);
 }
@@ -60,7 +61,7 @@ export async function countSnapshot(warehouse: WarehouseEngine, versionId: strin
 /** Removes a version's persons (when the version could not be recorded). */
 export async function dropSnapshot(warehouse: WarehouseEngine, versionId: string): Promise<void> {
   await prepare(warehouse);
-  await warehouse.query(`DELETE FROM ${SNAPSHOT_TABLE} WHERE cohort_version_id = CAST($1 AS VARCHAR)`, [versionId]);
+  await warehouse.query(`DELETE FROM ${SNAPSHOT_TABLE} WHERE cohort_version_id = CAST($1 AS VARCHAR)`, [versionId], WRITE);
 }
 
 /** The aggregate of a snapshot's persons, as found in the dataset in `schema`. */
