@@ -35,7 +35,7 @@ const SPEC_CALLS = [
  * list and this test says so.
  */
 const STILL_NOT_IMPLEMENTED = [
-  'listCohorts', 'updateCohort', 'getVisualisationToken', 'listWorkbenches', 'createWorkbench', 'getWorkbench',
+  'getVisualisationToken', 'listWorkbenches', 'createWorkbench', 'getWorkbench',
   'updateWorkbench', 'deleteWorkbench', 'listWorkbenchZones', 'listMachineTypes', 'listAcceleratorTypes',
   'listEnvironments', 'listNotebooks', 'createNotebook', 'deleteNotebook', 'startNotebook', 'stopNotebook',
 ].sort();

@@ -7,6 +7,9 @@ import { PostgresWarehouse } from '../src/warehouse/postgres-warehouse';
 import { ImportError, omopDirectoryDataset } from '../src/warehouse/omop-importer';
 import { syntheticDataset } from '../src/warehouse/synthetic-generator';
 import { WarehouseTimeoutError, type WarehouseEngine } from '../src/warehouse/warehouse-engine';
+import { compileCohortCount } from '../src/warehouse/cohort-compiler';
+import { aggregateResult, runCohortQuery } from '../src/warehouse/cohort-results';
+import { compileSnapshotAggregate, countSnapshot, dropSnapshot, takeSnapshot } from '../src/warehouse/cohort-snapshots';
 import { createPostgresDatabase } from './support/test-database';
 import { sampleDataset } from './support/warehouse-fixtures';
 
@@ -20,6 +23,22 @@ function brokenCopy(file: string, line: number, replace: [RegExp, string]): stri
   lines[line] = lines[line]!.replace(replace[0], replace[1]);
   fs.writeFileSync(path.join(dir, 'Person.CSV'), lines.join('\n'));
   return dir;
+}
+
+/** A cohort's persons, kept in the warehouse, count and chart the same as the query that chose them. */
+async function expectSnapshotsToMatchTheirQuery(w: WarehouseEngine) {
+  const tree = { combinator: 'and', rules: [{ field: 'person.gender_concept_id', operator: '=', value: 8507 }] };
+  const options = { threshold: 20, timeoutMs: 10_000 };
+  const live = await runCohortQuery(w, tree, options);
+  const versionId = crypto.randomUUID();
+  const kept = await takeSnapshot(w, w.state!, versionId, tree, 10_000);
+  const counted = compileCohortCount(tree, w.state!.schema);
+  expect(kept).toBe(Number((await w.query(counted.sql, counted.params))[0]!.n));
+  expect(kept).toBeGreaterThan(0);
+  const fromSnapshot = await aggregateResult(w, w.state!.schema, compileSnapshotAggregate(w.state!.schema, versionId), options);
+  expect(fromSnapshot.breakdowns).toEqual(live.breakdowns);
+  await dropSnapshot(w, versionId);
+  expect(await countSnapshot(w, versionId)).toBe(0);
 }
 
 describe('the DuckDB warehouse', () => {
@@ -100,6 +119,8 @@ describe('the DuckDB warehouse', () => {
     expect(await count(w, 'visit_occurrence')).toBeGreaterThan(5000);
   });
 
+  it('keeps cohort snapshots that match their query', () => expectSnapshotsToMatchTheirQuery(w));
+
   it('stops a query at its time limit', async () => {
     const slow = 'SELECT count(*) AS n FROM range(100000000) a, range(1000) b WHERE (a.range * b.range) % 7 = 3';
     await expect(w.query(slow, [], { timeoutMs: 200 })).rejects.toBeInstanceOf(WarehouseTimeoutError);
@@ -155,6 +176,8 @@ describe('the PostgreSQL warehouse', () => {
     const schemas = await w.query("SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE 'cdm_%'");
     expect(schemas).toHaveLength(1);
   });
+
+  it('keeps cohort snapshots that match their query', () => expectSnapshotsToMatchTheirQuery(w));
 
   it('stops a query at its time limit', async () => {
     await expect(w.query('SELECT pg_sleep(2)', [], { timeoutMs: 200 })).rejects.toBeInstanceOf(WarehouseTimeoutError);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { AuditEventType, AuditOutcome, QueryExecutionStatus, QueryGroup, QueryResult, Role, UserSource, UserStatus } from '@hdp/contract';
+import type { AuditEventType, AuditOutcome, CohortStatus, QueryExecutionStatus, QueryGroup, QueryResult, Role, UserSource, UserStatus } from '@hdp/contract';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -181,6 +181,67 @@ export const queryExecutions = pgTable(
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    /** The warehouse dataset (its schema) the run counted in; a cohort is only taken from a run on the data still served. */
+    dataset: text('dataset'),
   },
   (t) => [index('query_executions_query_idx').on(t.queryId, t.createdAt), index('query_executions_status_idx').on(t.status, t.createdAt)],
+);
+
+/**
+ * Cohorts: named snapshots of the persons a saved query selected. The person ids themselves live in
+ * the warehouse (`hdp_cohorts.cohort_person`, keyed by version id) and never leave it; this table
+ * holds the cohort and its current version's count, denormalised from cohort_versions for listing.
+ */
+export const cohorts = pgTable(
+  'cohorts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    status: text('status').$type<CohortStatus>().notNull().default('DRAFT'),
+    /** The saved query it came from; null once that query is deleted (the cohort stays). */
+    queryId: uuid('query_id').references(() => queries.id, { onDelete: 'set null' }),
+    version: integer('version').notNull().default(1),
+    personCount: integer('person_count').notNull(),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
+    publishedBy: uuid('published_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('cohorts_status_idx').on(t.status, t.updatedAt),
+    index('cohorts_author_idx').on(t.authorId),
+    index('cohorts_tags_idx').using('gin', t.tags),
+  ],
+);
+
+/** Every snapshot of a cohort: version 1 when made, one more per refresh. Never updated. */
+export const cohortVersions = pgTable(
+  'cohort_versions',
+  {
+    /** Also the key of its persons in the warehouse. */
+    id: uuid('id').primaryKey(),
+    cohortId: uuid('cohort_id')
+      .notNull()
+      .references(() => cohorts.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    origin: text('origin').$type<'EXECUTION' | 'REFRESH'>().notNull(),
+    queryVersion: integer('query_version').notNull(),
+    executionId: uuid('execution_id').references(() => queryExecutions.id, { onDelete: 'set null' }),
+    personCount: integer('person_count').notNull(),
+    /** Where the dataset came from (`source` of the warehouse load) and the schema that held it. */
+    dataset: text('dataset').notNull(),
+    datasetSchema: text('dataset_schema').notNull(),
+    /** The suppressed demographics of the snapshot, as shown. */
+    result: jsonb('result').$type<QueryResult>().notNull(),
+    createdBy: uuid('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('cohort_versions_cohort_version_key').on(t.cohortId, t.version)],
 );

@@ -71,8 +71,10 @@ export class QueryExecutionWorker {
     const context = execution.auditContext;
     const who = context.actorEmail ?? execution.requestedBy;
     try {
-      const result = await runCohortQuery(warehouse, execution.query, { threshold: config.suppressionThreshold, timeoutMs: config.queryTimeoutMs });
-      const finished = await queryExecutionRepository.finish(db, execution.id, { status: 'SUCCEEDED', result });
+      // The dataset is pinned for the run, so a cohort made from it later can check it is still served.
+      const state = warehouse.state;
+      const result = await runCohortQuery(warehouse, execution.query, { threshold: config.suppressionThreshold, timeoutMs: config.queryTimeoutMs, state });
+      const finished = await queryExecutionRepository.finish(db, execution.id, { status: 'SUCCEEDED', result, dataset: state?.schema });
       if (!finished) return;
       await recordAuditEvent(db, context, {
         eventType: 'QUERY_EXECUTED',

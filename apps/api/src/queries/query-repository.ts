@@ -106,6 +106,11 @@ export const queryExecutionRepository = {
     return row;
   },
 
+  async findById(db: DbOrTx, executionId: string): Promise<QueryExecutionRow | undefined> {
+    const [row] = await db.select().from(queryExecutions).where(eq(queryExecutions.id, executionId)).limit(1);
+    return row;
+  },
+
   async latestForQuery(db: DbOrTx, queryId: string): Promise<QueryExecutionRow | undefined> {
     const [row] = await db
       .select()
@@ -136,11 +141,11 @@ export const queryExecutionRepository = {
   async finish(
     db: DbOrTx,
     id: string,
-    outcome: { status: Extract<QueryExecutionStatus, 'SUCCEEDED' | 'FAILED'>; result?: QueryResult; error?: string },
+    outcome: { status: Extract<QueryExecutionStatus, 'SUCCEEDED' | 'FAILED'>; result?: QueryResult; error?: string; dataset?: string },
   ): Promise<QueryExecutionRow | undefined> {
     const [row] = await db
       .update(queryExecutions)
-      .set({ status: outcome.status, result: outcome.result ?? null, error: outcome.error ?? null, finishedAt: new Date() })
+      .set({ status: outcome.status, result: outcome.result ?? null, error: outcome.error ?? null, dataset: outcome.dataset ?? null, finishedAt: new Date() })
       .where(and(eq(queryExecutions.id, id), eq(queryExecutions.status, 'RUNNING')))
       .returning();
     return row;

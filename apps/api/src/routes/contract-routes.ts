@@ -9,6 +9,7 @@ import { documentHandlers } from './documents/document-handlers';
 import { userHandlers } from './users/user-handlers';
 import { dataExplorerHandlers } from './data-explorer/data-explorer-handlers';
 import { queryHandlers } from './queries/query-handlers';
+import { cohortHandlers } from './cohorts/cohort-handlers';
 
 /** Every implemented handler, by the contract's route id. */
 const HANDLERS: RouteHandlers = {
@@ -19,6 +20,7 @@ const HANDLERS: RouteHandlers = {
   ...documentHandlers,
   ...dataExplorerHandlers,
   ...queryHandlers,
+  ...cohortHandlers,
 };
 
 /** `/api/v1/users/{userId}/` → `/api/v1/users/:userId/` */

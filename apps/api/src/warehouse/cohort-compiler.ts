@@ -250,14 +250,13 @@ export function compileCohortPredicate(tree: QueryGroup, schema: string): Compil
 /** Age band of a person (0 = 0–9, ..., 9 = 90 and over). The same SQL on DuckDB and PostgreSQL. */
 export const AGE_BAND_SQL = `CAST(LEAST(GREATEST(FLOOR((EXTRACT(YEAR FROM current_date) - p."year_of_birth") / 10.0), 0), 9) AS INTEGER)`;
 
+/** The columns every aggregate answers, over the person row `p`. */
+export const AGGREGATE_SELECT = `SELECT p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, COUNT(*) AS n`;
+
 /** The aggregate query of a cohort: persons counted by sex, age band, race and ethnicity. */
 export function compileCohortAggregate(tree: QueryGroup, schema: string): CompiledPredicate {
   const predicate = compileCohortPredicate(tree, schema);
-  return {
-    sql: `SELECT p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, COUNT(*) AS n
-FROM "${schema}"."person" p WHERE ${predicate.sql} GROUP BY 1, 2, 3, 4`,
-    params: predicate.params,
-  };
+  return { sql: `${AGGREGATE_SELECT} FROM "${schema}"."person" p WHERE ${predicate.sql} GROUP BY 1, 2, 3, 4`, params: predicate.params };
 }
 
 /** Just the number of persons (tests compare engines on it). */

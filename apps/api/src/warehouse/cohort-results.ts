@@ -1,7 +1,7 @@
 import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
-import { compileCohortAggregate } from './cohort-compiler';
+import { compileCohortAggregate, type CompiledPredicate } from './cohort-compiler';
 import { displayCount, suppressSmallCounts, type Line, type SuppressibleCell } from './suppression';
-import type { WarehouseEngine } from './warehouse-engine';
+import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
 
 /** No dataset is loaded: nothing to count. */
 export class WarehouseEmptyError extends Error {
@@ -56,17 +56,30 @@ const key = (value: unknown) => (value === null || value === undefined ? UNKNOWN
 /**
  * Runs a query tree and answers aggregates only: the person count, breakdowns by sex, age band,
  * race and ethnicity, and the sex × age band pyramid, with small counts suppressed.
- * One aggregate query does the counting; the breakdowns are sums of its rows.
+ * `state` pins the dataset to count in (the one served now, by default).
  */
 export async function runCohortQuery(
   warehouse: WarehouseEngine,
   tree: QueryGroup,
+  options: { threshold: number; timeoutMs: number; state?: WarehouseState | null },
+): Promise<QueryResult> {
+  const state = options.state === undefined ? warehouse.state : options.state;
+  if (!state) throw new WarehouseEmptyError();
+  return aggregateResult(warehouse, state.schema, compileCohortAggregate(tree, state.schema), options);
+}
+
+/**
+ * Runs an aggregate statement (rows of sex, age_band, race, ethnicity, n, as compileCohortAggregate
+ * writes them) and turns it into the suppressed result. One aggregate query does the counting;
+ * the breakdowns are sums of its rows.
+ */
+export async function aggregateResult(
+  warehouse: WarehouseEngine,
+  schema: string,
+  compiled: CompiledPredicate,
   options: { threshold: number; timeoutMs: number },
 ): Promise<QueryResult> {
   const started = performance.now();
-  const state = warehouse.state;
-  if (!state) throw new WarehouseEmptyError();
-  const compiled = compileCohortAggregate(tree, state.schema);
   const rows: AggregateRow[] = (await warehouse.query(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs })).map((r) => ({
     sex: key(r.sex),
     ageBand: key(r.age_band),
@@ -74,7 +87,7 @@ export async function runCohortQuery(
     ethnicity: key(r.ethnicity),
     n: Number(r.n),
   }));
-  const names = await conceptNames(warehouse, state.schema, rows.flatMap((r) => [r.sex, r.race, r.ethnicity]), options.timeoutMs);
+  const names = await conceptNames(warehouse, schema, rows.flatMap((r) => [r.sex, r.race, r.ethnicity]), options.timeoutMs);
   const conceptLabel = (k: string) => (k === UNKNOWN || k === '0' ? 'Unknown' : (names.get(k) ?? `Concept ${k}`));
   const ageLabel = (k: string) => (k === UNKNOWN ? 'Unknown' : (AGE_BAND_LABELS[Number(k)] ?? k));
 

@@ -70,10 +70,10 @@ export class PostgresWarehouse implements WarehouseEngine {
     this.state = row ? { schema: row.active_schema, source: row.source, loadedAt: new Date(row.loaded_at) } : null;
   }
 
-  async query(sql: string, params: readonly unknown[] = [], options: { timeoutMs?: number } = {}): Promise<WarehouseRow[]> {
+  async query(sql: string, params: readonly unknown[] = [], options: { timeoutMs?: number; readWrite?: boolean } = {}): Promise<WarehouseRow[]> {
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN READ ONLY');
+      await client.query(options.readWrite ? 'BEGIN' : 'BEGIN READ ONLY');
       if (options.timeoutMs) await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
       const result = await client.query(sql, params as unknown[]);
       await client.query('COMMIT');

@@ -58,8 +58,11 @@ export interface WarehouseEngine {
   readonly kind: 'duckdb' | 'postgres';
   /** The dataset now served, or null before the first load. */
   readonly state: WarehouseState | null;
-  /** Runs one parameterised statement (`$1`, `$2`, ...) and returns its rows. */
-  query(sql: string, params?: readonly unknown[], options?: { timeoutMs?: number }): Promise<WarehouseRow[]>;
+  /**
+   * Runs one parameterised statement (`$1`, `$2`, ...) and returns its rows. Statements are
+   * read-only unless `readWrite` is set, which only the platform's own writes (cohort snapshots) do.
+   */
+  query(sql: string, params?: readonly unknown[], options?: { timeoutMs?: number; readWrite?: boolean }): Promise<WarehouseRow[]>;
   /** The tables and columns of the dataset now served. */
   describe(): Promise<TableDescription[]>;
   /** Builds a dataset in a staging area, then swaps it in; on failure the served data is untouched. */
