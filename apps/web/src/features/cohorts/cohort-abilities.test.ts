@@ -27,10 +27,16 @@ describe('the cohort actions', () => {
     expect(cohortAbilities(aCohort({ status: 'ARCHIVED' }), steward).transitions).toEqual(['restore']);
   });
 
-  it('let the author and stewards edit and refresh, and nobody else', () => {
-    const cohort = aCohort({ status: 'PUBLISHED' });
-    for (const who of [author, steward, admin]) expect(cohortAbilities(cohort, who)).toMatchObject({ edit: true, refresh: true, refreshRefusal: null });
-    for (const who of [otherResearcher, auditor, null]) expect(cohortAbilities(cohort, who)).toEqual({ edit: false, refresh: false, refreshRefusal: null, transitions: [] });
+  it('let the author edit and refresh a draft, stewards any cohort, and nobody else', () => {
+    const draft = aCohort({ status: 'DRAFT' });
+    for (const who of [author, steward, admin]) expect(cohortAbilities(draft, who)).toMatchObject({ edit: true, refresh: true, refreshRefusal: null });
+    for (const who of [otherResearcher, auditor, null]) expect(cohortAbilities(draft, who)).toEqual({ edit: false, refresh: false, refreshRefusal: null, transitions: [] });
+  });
+
+  it('leave a published cohort to the stewards, even for its author', () => {
+    const published = aCohort({ status: 'PUBLISHED' });
+    expect(cohortAbilities(published, author)).toEqual({ edit: false, refresh: false, refreshRefusal: null, transitions: [] });
+    expect(cohortAbilities(published, steward)).toEqual({ edit: true, refresh: true, refreshRefusal: null, transitions: ['unpublish', 'archive'] });
   });
 
   it('give nothing to a disabled account', () => {
@@ -38,7 +44,7 @@ describe('the cohort actions', () => {
   });
 
   it('say why an archived cohort or one whose query was deleted cannot be refreshed', () => {
-    expect(cohortAbilities(aCohort({ status: 'ARCHIVED' }), author).refreshRefusal).toMatch(/archived/);
+    expect(cohortAbilities(aCohort({ status: 'ARCHIVED' }), steward).refreshRefusal).toMatch(/archived/);
     expect(cohortAbilities(aCohort({ source_query: null }), author).refreshRefusal).toMatch(/deleted/);
   });
 

@@ -25,13 +25,13 @@ export function transitionsFrom(status: CohortStatus): CohortTransition[] {
 }
 
 /**
- * What the viewer may do with the cohort, as the API decides it: the author or a data steward or
- * administrator edits and refreshes; only data stewards and administrators ('cohorts:publish')
- * change the status, along COHORT_TRANSITIONS.
+ * What the viewer may do with the cohort, as the API decides it: a data steward or administrator
+ * ('cohorts:publish') edits and refreshes any cohort and changes its status along
+ * COHORT_TRANSITIONS; its author edits and refreshes it while it is a draft.
  */
 export function cohortAbilities(cohort: Pick<Cohort, 'status' | 'author' | 'source_query'>, viewer: Viewer | null | undefined): CohortAbilities {
   const steward = can(viewer, 'cohorts:publish');
-  const manages = can(viewer, 'cohorts:update') && (steward || viewer?.id === cohort.author.id);
+  const manages = can(viewer, 'cohorts:update') && (steward || (viewer?.id === cohort.author.id && cohort.status === 'DRAFT'));
   const refreshRefusal =
     cohort.status === 'ARCHIVED'
       ? 'An archived cohort cannot be refreshed: restore it first.'

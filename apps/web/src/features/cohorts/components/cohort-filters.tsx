@@ -51,7 +51,7 @@ export function CohortFilters({ state, tags, onChange, onView }: CohortFiltersPr
           // A new key when the address bar's search changes (back, a shared link) resets the box.
           key={state.search}
           aria-label="Search cohorts"
-          placeholder="Search cohorts"
+          placeholder="Search by name or description"
           allowClear
           defaultValue={state.search}
           onSearch={(search) => onChange({ search: search.trim() })}
