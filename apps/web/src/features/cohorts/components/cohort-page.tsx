@@ -6,8 +6,8 @@ import { Empty, Flex, Spin } from 'antd';
 import { useGetCohortQuery } from '../api/get-cohort';
 
 const loading = () => (
-  <Flex justify="center" style={{ padding: 48 }}>
-    <Spin aria-label="Loading the cohort" />
+  <Flex justify="center" role="status" aria-label="Loading the cohort" style={{ padding: 48 }}>
+    <Spin />
   </Flex>
 );
 // The details (antd Table, Descriptions, the dialogs and the result tables; the charts later still)

@@ -23,7 +23,6 @@ export function CohortVersions({ versions }: { versions: readonly CohortVersion[
       columns={columns}
       dataSource={versions as CohortVersion[]}
       pagination={versions.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
-      scroll={{ x: 'max-content' }}
     />
   );
 }

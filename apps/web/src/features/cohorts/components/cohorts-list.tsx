@@ -22,8 +22,8 @@ export default function CohortsList() {
     body = <CohortsTable cohorts={cohorts} loading={isFetching} orderBy={state.orderBy} onSort={(orderBy) => update({ orderBy })} emptyText={emptyText} />;
   } else if (!data && !isError) {
     body = (
-      <Flex justify="center" style={{ padding: 48 }}>
-        <Spin aria-label="Loading the cohorts" />
+      <Flex justify="center" role="status" aria-label="Loading the cohorts" style={{ padding: 48 }}>
+        <Spin />
       </Flex>
     );
   } else if (cohorts.length > 0) {

@@ -6,8 +6,8 @@ import { Flex, Spin } from 'antd';
 const CohortsList = dynamic(() => import('./cohorts-list'), {
   ssr: false,
   loading: () => (
-    <Flex justify="center" style={{ padding: 48 }}>
-      <Spin aria-label="Loading the cohorts" />
+    <Flex justify="center" role="status" aria-label="Loading the cohorts" style={{ padding: 48 }}>
+      <Spin />
     </Flex>
   ),
 });
