@@ -9,7 +9,8 @@ export default defineConfig({
   retries: 0,
   forbidOnly: true,
   timeout: 30_000,
-  globalTimeout: 5 * 60_000,
+  // The whole run, including the production build of the web app in the global setup (~4 min on 2 busy cores).
+  globalTimeout: 15 * 60_000,
   expect: { timeout: 7_000 },
   reporter: [['list']],
   outputDir: './test-results',

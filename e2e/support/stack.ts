@@ -16,6 +16,7 @@ export const ACCOUNTS = {
   admin: { email: 'admin@example.org', password: 'e2e-admin-password-1', name: 'Ada Admin' },
   researcher: { email: 'researcher@example.org', password: 'e2e-researcher-password-1', name: 'Rosalind Researcher' },
   auditor: { email: 'auditor@example.org', password: 'e2e-auditor-password-1', name: 'Alan Auditor' },
+  steward: { email: 'steward@example.org', password: 'e2e-steward-password-1', name: 'Stella Steward' },
 } as const;
 
 /** A port nobody listens on right now. */
@@ -68,12 +69,13 @@ function runHdp(dataDir: string, args: string[]): void {
   });
 }
 
-/** Creates the administrator, a researcher and an auditor in a fresh data directory (before the API owns it). */
+/** Creates the administrator, a researcher, an auditor and a data steward in a fresh data directory (before the API owns it). */
 export function seedAccounts(dataDir: string): void {
-  const { admin, researcher, auditor } = ACCOUNTS;
+  const { admin, researcher, auditor, steward } = ACCOUNTS;
   runHdp(dataDir, ['admin', 'create', '--email', admin.email, '--name', admin.name, '--password', admin.password]);
   runHdp(dataDir, ['user', 'create', '--email', researcher.email, '--name', researcher.name, '--roles', 'RESEARCHER', '--password', researcher.password]);
   runHdp(dataDir, ['user', 'create', '--email', auditor.email, '--name', auditor.name, '--roles', 'AUDITOR', '--password', auditor.password]);
+  runHdp(dataDir, ['user', 'create', '--email', steward.email, '--name', steward.name, '--roles', 'DATA_STEWARD', '--password', steward.password]);
 }
 
 async function waitFor(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {

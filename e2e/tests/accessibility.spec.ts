@@ -9,7 +9,7 @@ import { inviteThroughDialog, userRow } from '../support/users';
 const APP_ROUTES = [
   ['/data-explorer', 'Data Explorer'],
   ['/cohorts', 'Cohorts'],
-  ['/cohorts/6f1c2a52-8f0e-4a43-9d7c-1b2e3f4a5b6c', 'Cohort'],
+  ['/cohorts/6f1c2a52-8f0e-4a43-9d7c-1b2e3f4a5b6c', 'Cohort not found'],
   ['/workbenches', 'Workbenches'],
   ['/workbenches/6f1c2a52-8f0e-4a43-9d7c-1b2e3f4a5b6c', 'Workbench'],
   ['/documents', 'Documents'],

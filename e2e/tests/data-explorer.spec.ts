@@ -2,19 +2,11 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ACCOUNTS, ROOT } from '../support/stack';
 import { expectShell, seriousViolations, signIn } from '../support/pages';
+import { addRootRule, expectResults, pick, rules } from '../support/explorer';
 
 /** The page with a result is kept with the test results, for review. */
 const RESULTS_DIR = path.join(ROOT, 'e2e', 'test-results');
 const queryName = `Women 40–65 with type 2 diabetes and HbA1c > 7 (${Date.now()})`;
-
-/** Chooses an option of an antd select by its text. */
-async function pick(page: Page, select: Locator, option: string | RegExp): Promise<void> {
-  await select.click();
-  const popup = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
-  const item = typeof option === 'string' ? popup.locator(`.ant-select-item-option[title="${option}"]`) : popup.locator('.ant-select-item-option').filter({ hasText: option });
-  await item.first().click();
-  await expect(select).toHaveAttribute('aria-expanded', 'false');
-}
 
 /** Types into a concept picker and chooses the first concept found. */
 async function pickConcept(page: Page, picker: Locator, search: string, expected: RegExp): Promise<void> {
@@ -26,24 +18,12 @@ async function pickConcept(page: Page, picker: Locator, search: string, expected
   await expect(picker).toHaveAttribute('aria-expanded', 'false');
 }
 
-const rules = (page: Page) => page.locator('.queryBuilder .rule');
-const addRootRule = (page: Page) => page.locator('.queryBuilder > .ruleGroup > .ruleGroup-header').getByRole('button', { name: '+ Rule' }).click();
-
 async function openExplorer(page: Page): Promise<void> {
   await signIn(page, ACCOUNTS.researcher);
   await expectShell(page, ACCOUNTS.researcher.name);
   await page.getByRole('menuitem', { name: 'Data Explorer' }).getByRole('link').click();
   await expect(page.getByRole('heading', { name: 'Data Explorer', level: 1 })).toBeVisible();
   await expect(page.locator('.queryBuilder')).toBeVisible();
-}
-
-async function expectResults(page: Page): Promise<void> {
-  const count = page.getByTestId('person-count');
-  await expect(count).toHaveText(/^(\d[\d,]*|< 20)$/, { timeout: 20_000 });
-  await expect(page.getByRole('img', { name: /Age pyramid/ })).toBeVisible();
-  await expect(page.getByRole('img', { name: 'Persons by race' })).toBeVisible();
-  await expect(page.getByRole('img', { name: 'Persons by ethnicity' })).toBeVisible();
-  await expect(page.getByRole('table').filter({ hasText: 'Age band' })).toBeVisible();
 }
 
 test.describe.serial('data explorer', () => {

@@ -1,0 +1,26 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** Chooses an option of an antd select by its text. */
+export async function pick(page: Page, select: Locator, option: string | RegExp): Promise<void> {
+  await select.click();
+  const popup = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
+  const item = typeof option === 'string' ? popup.locator(`.ant-select-item-option[title="${option}"]`) : popup.locator('.ant-select-item-option').filter({ hasText: option });
+  await item.first().click();
+  await expect(select).toHaveAttribute('aria-expanded', 'false');
+}
+
+/** The rules of the query builder, top to bottom. */
+export const rules = (page: Page) => page.locator('.queryBuilder .rule');
+
+/** Adds a rule to the query's top group. */
+export const addRootRule = (page: Page) => page.locator('.queryBuilder > .ruleGroup > .ruleGroup-header').getByRole('button', { name: '+ Rule' }).click();
+
+/** Waits for a run's count and its charts. */
+export async function expectResults(page: Page): Promise<void> {
+  const count = page.getByTestId('person-count');
+  await expect(count).toHaveText(/^(\d[\d,]*|< 20)$/, { timeout: 20_000 });
+  await expect(page.getByRole('img', { name: /Age pyramid/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Persons by race' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Persons by ethnicity' })).toBeVisible();
+  await expect(page.getByRole('table').filter({ hasText: 'Age band' })).toBeVisible();
+}

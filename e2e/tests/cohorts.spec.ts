@@ -1,0 +1,142 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ACCOUNTS } from '../support/stack';
+import { expectShell, seriousViolations, signIn } from '../support/pages';
+import { addRootRule, expectResults, pick, rules } from '../support/explorer';
+
+const stamp = Date.now();
+const queryName = `Women aged 40–65 (${stamp})`;
+const cohortName = `Women aged 40–65, cohort (${stamp})`;
+
+/** The cohort's card or table row link on the Cohorts page. */
+const cohortLink = (page: Page) => page.getByRole('link', { name: cohortName, exact: true });
+
+/** Chooses a status of the Cohorts page's filter. */
+async function showStatus(page: Page, status: 'All' | 'Published' | 'Draft' | 'Archived'): Promise<void> {
+  await page.getByRole('radiogroup', { name: 'Status' }).getByText(status, { exact: true }).click();
+  await expect(page.getByRole('radio', { name: status, exact: true })).toBeChecked();
+}
+
+async function openCohortsAs(page: Page, account: (typeof ACCOUNTS)[keyof typeof ACCOUNTS]): Promise<void> {
+  await signIn(page, account);
+  await expectShell(page, account.name);
+  await page.getByRole('menuitem', { name: 'Cohorts' }).getByRole('link').click();
+  await expect(page.getByRole('heading', { name: 'Cohorts', level: 1 })).toBeVisible();
+}
+
+test.describe.serial('cohorts', () => {
+  test('a researcher saves and runs a query, and makes a cohort from its result', async ({ page }) => {
+    test.setTimeout(120_000);
+    await signIn(page, ACCOUNTS.researcher);
+    await expectShell(page, ACCOUNTS.researcher.name);
+    await page.goto('/data-explorer');
+    await expect(page.locator('.queryBuilder')).toBeVisible();
+
+    // Women aged 40–65: well above the suppression threshold in the demo data.
+    await addRootRule(page);
+    await pick(page, rules(page).nth(0).getByLabel('Field'), 'Sex');
+    await pick(page, rules(page).nth(0).getByLabel('Sex value'), 'Female');
+    await addRootRule(page);
+    await pick(page, rules(page).nth(1).getByLabel('Field'), 'Age (years)');
+    await pick(page, rules(page).nth(1).getByLabel('Operator'), 'between');
+    await rules(page).nth(1).getByLabel('Age (years) value').nth(0).fill('40');
+    await rules(page).nth(1).getByLabel('Age (years) value').nth(1).fill('65');
+
+    // An unsaved query's result cannot become a cohort: the button says to save first.
+    await page.getByRole('button', { name: 'Run' }).click();
+    await expectResults(page);
+    const createCohort = page.getByRole('button', { name: 'Create cohort' });
+    await expect(createCohort).toBeDisabled();
+    await expect(createCohort).toHaveAccessibleDescription(/Save the query first/);
+
+    // Save it and run the saved query: its execution can become a cohort.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const nameDialog = page.getByRole('dialog', { name: 'Save the query' });
+    await nameDialog.getByLabel('Query name').fill(queryName);
+    await nameDialog.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('heading', { name: queryName, level: 2 })).toBeVisible();
+    await page.getByRole('button', { name: 'Run' }).click();
+    await expectResults(page);
+    const persons = (await page.getByTestId('person-count').textContent())!;
+    expect(persons).toMatch(/^\d[\d,]*$/);
+    await expect(createCohort).toBeEnabled();
+
+    await createCohort.click();
+    const dialog = page.getByRole('dialog', { name: 'Create a cohort' });
+    await expect(dialog.getByLabel('Name')).toHaveValue(queryName);
+    expect(await seriousViolations(page), 'create-cohort dialog').toEqual([]);
+    await dialog.getByLabel('Name').fill(cohortName);
+    await dialog.getByLabel('Description').fill('Women aged 40 to 65 in the demo data.');
+    await dialog.getByRole('combobox', { name: 'Tags' }).fill('Women');
+    await page.keyboard.press('Enter');
+    // Closes the tag suggestions (Escape would close the dialog).
+    await dialog.getByLabel('Description').click();
+    await dialog.getByRole('button', { name: 'Create cohort' }).click();
+
+    // The new cohort opens: a draft, version 1 from that run.
+    await expect(page).toHaveURL(/\/cohorts\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole('heading', { name: cohortName, level: 1 })).toBeVisible();
+    await expect(page.getByTestId('cohort-status')).toHaveText('Draft');
+    await expect(page.getByRole('list', { name: 'Tags' })).toHaveText('women');
+    await expect(page.getByTestId('person-count')).toHaveText(persons);
+    await expect(page.getByRole('link', { name: `Open ${queryName} in the Data Explorer` })).toBeVisible();
+    const history = page.getByRole('region', { name: 'Version history' });
+    await expect(history.getByRole('row')).toHaveCount(2);
+    await expect(history.getByRole('row').nth(1)).toContainText(`1Created from a run`);
+  });
+
+  test('a data steward opens the draft and publishes it', async ({ page }) => {
+    await openCohortsAs(page, ACCOUNTS.steward);
+    await showStatus(page, 'Draft');
+    await cohortLink(page).click();
+    await expect(page.getByRole('heading', { name: cohortName, level: 1 })).toBeVisible();
+    await expect(page.getByTestId('cohort-status')).toHaveText('Draft');
+    // The steward does not own the query: its name shows without a link.
+    await expect(page.getByText(`${queryName} (version 1)`)).toBeVisible();
+    await expect(page.getByRole('link', { name: `Open ${queryName} in the Data Explorer` })).toHaveCount(0);
+    expect(await seriousViolations(page), 'cohort detail with actions').toEqual([]);
+
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    const confirmation = page.locator('.ant-popconfirm:visible');
+    await expect(confirmation).toContainText('Publish this cohort?');
+    await confirmation.getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect(page.getByTestId('cohort-status')).toHaveText('Published');
+    await expect(page.locator('.ant-notification-notice').filter({ hasText: 'Cohort published' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Unpublish', exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
+  });
+
+  test('the researcher finds it under Published and reads its history', async ({ page }) => {
+    await openCohortsAs(page, ACCOUNTS.researcher);
+    await expect(page.getByRole('list', { name: 'Cohorts' })).toBeVisible();
+    expect(await seriousViolations(page), 'cohorts as cards').toEqual([]);
+    await showStatus(page, 'Published');
+    await expect(page).toHaveURL(/\/cohorts\?status=published$/);
+    await expect(cohortLink(page)).toBeVisible();
+
+    await page.getByRole('radiogroup', { name: 'View' }).getByText('Table', { exact: true }).click();
+    await expect(page.getByRole('table')).toBeVisible();
+    await expect(page.getByRole('row').filter({ has: cohortLink(page) })).toContainText('Published');
+    expect(await seriousViolations(page), 'cohorts as a table').toEqual([]);
+
+    await cohortLink(page).click();
+    await expect(page.getByRole('heading', { name: cohortName, level: 1 })).toBeVisible();
+    await expect(page.getByTestId('cohort-status')).toHaveText('Published');
+    // A published cohort is the stewards' to change now.
+    await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
+    await expect(page.getByText(`by ${ACCOUNTS.steward.email}`)).toBeVisible();
+    const history = page.getByRole('region', { name: 'Version history' });
+    const first = history.getByRole('row').nth(1);
+    await expect(first.getByRole('cell').nth(0)).toHaveText('1');
+    await expect(first.getByRole('cell').nth(1)).toHaveText('Created from a run');
+    await expect(first.getByRole('cell').nth(5)).toHaveText(ACCOUNTS.researcher.email);
+    await expect(page.getByRole('img', { name: /Age pyramid/ })).toBeVisible();
+    expect(await seriousViolations(page), 'published cohort').toEqual([]);
+
+    // Back in the browser: the filter and the view come back from the address bar.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/cohorts\?status=published&view=table$/);
+    await expect(page.getByRole('radio', { name: 'Published', exact: true })).toBeChecked();
+    await expect(page.getByRole('row').filter({ has: cohortLink(page) })).toBeVisible();
+  });
+});
