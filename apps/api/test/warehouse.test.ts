@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueryGroup } from '@hdp/contract';
 import { DuckDbWarehouse } from '../src/warehouse/duckdb-warehouse';
 import { PostgresWarehouse } from '../src/warehouse/postgres-warehouse';
 import { ImportError, omopDirectoryDataset } from '../src/warehouse/omop-importer';
@@ -27,7 +28,7 @@ function brokenCopy(file: string, line: number, replace: [RegExp, string]): stri
 
 /** A cohort's persons, kept in the warehouse, count and chart the same as the query that chose them. */
 async function expectSnapshotsToMatchTheirQuery(w: WarehouseEngine) {
-  const tree = { combinator: 'and', rules: [{ field: 'person.gender_concept_id', operator: '=', value: 8507 }] };
+  const tree: QueryGroup = { combinator: 'and', rules: [{ field: 'person.gender_concept_id', operator: '=', value: 8507 }] };
   const options = { threshold: 20, timeoutMs: 10_000 };
   const live = await runCohortQuery(w, tree, options);
   const versionId = crypto.randomUUID();

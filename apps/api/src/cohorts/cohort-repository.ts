@@ -28,10 +28,12 @@ export interface CohortListFilter {
   skip: number;
   limit: number;
   orderBy: string;
+  /** Counts below it are shown as "< threshold"; sorting by size treats them as equal, so it reveals nothing more. */
+  threshold: number;
 }
 
 const publisher = alias(users, 'publisher');
-const ORDER_COLUMNS = { name: cohorts.name, created_at: cohorts.createdAt, updated_at: cohorts.updatedAt, person_count: cohorts.personCount } as const;
+const ORDER_COLUMNS = { name: cohorts.name, created_at: cohorts.createdAt, updated_at: cohorts.updatedAt } as const;
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function visibleTo(visibility: CohortVisibility): SQL | undefined {
@@ -129,7 +131,11 @@ export const cohortRepository = {
     }
     const where = and(...conditions);
     const descending = filter.orderBy.startsWith('-');
-    const column = ORDER_COLUMNS[filter.orderBy.replace(/^-/, '') as keyof typeof ORDER_COLUMNS] ?? cohorts.updatedAt;
+    const key = filter.orderBy.replace(/^-/, '');
+    const column =
+      key === 'person_count'
+        ? sql`CASE WHEN ${cohorts.personCount} < ${filter.threshold} THEN 0 ELSE ${cohorts.personCount} END`
+        : (ORDER_COLUMNS[key as keyof typeof ORDER_COLUMNS] ?? cohorts.updatedAt);
     const [rows, total] = await Promise.all([
       selectViews(db)
         .where(where)

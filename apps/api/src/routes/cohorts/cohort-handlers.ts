@@ -20,6 +20,7 @@ export const cohortHandlers: RouteHandlers = {
         skip: q.skip,
         limit: q.limit,
         orderBy: q.order_by,
+        threshold: config.suppressionThreshold,
       }),
       cohortRepository.tagsInUse(db, visibility),
     ]);
