@@ -82,6 +82,12 @@ test.describe.serial('cohorts', () => {
     const history = page.getByRole('region', { name: 'Version history' });
     await expect(history.getByRole('row')).toHaveCount(2);
     await expect(history.getByRole('row').nth(1)).toContainText(`1Created from a run`);
+
+    // The source query opens in the Data Explorer from the cohort.
+    await page.getByRole('link', { name: `Open ${queryName} in the Data Explorer` }).click();
+    await expect(page.getByRole('heading', { name: queryName, level: 2 })).toBeVisible();
+    await expect(rules(page)).toHaveCount(2);
+    await expect(page).toHaveURL(/\/data-explorer$/);
   });
 
   test('a data steward opens the draft and publishes it', async ({ page }) => {
