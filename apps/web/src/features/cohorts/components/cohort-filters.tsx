@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { AppstoreOutlined, TableOutlined } from '@ant-design/icons';
 import { Flex, Input, Radio, Segmented, Select } from 'antd';
 import { DEFAULT_FILTER } from '@/config/constants';
@@ -16,8 +17,11 @@ interface CohortFiltersProps {
 
 const LABEL = { display: 'flex', alignItems: 'center', gap: 8 } as const;
 
-/** Search, the status tabs, the tag filter, the sort and the choice between cards and a table. */
+/** Search, the status filter, the tag filter, the sort and the choice between cards and a table. */
 export function CohortFilters({ state, tags, onChange, onView }: CohortFiltersProps) {
+  // The box follows the address bar (Back, a shared link) and otherwise what is typed; Enter searches.
+  const [searchText, setSearchText] = useState(state.search);
+  useEffect(() => setSearchText(state.search), [state.search]);
   // Tags chosen through a shared link stay choosable even when no visible cohort carries them.
   const tagOptions = [...new Set([...tags, ...state.tags])].map((tag) => ({ value: tag, label: tag }));
   return (
@@ -48,12 +52,11 @@ export function CohortFilters({ state, tags, onChange, onView }: CohortFiltersPr
       </Flex>
       <Flex gap={12} wrap align="center">
         <Input.Search
-          // A new key when the address bar's search changes (back, a shared link) resets the box.
-          key={state.search}
           aria-label="Search cohorts"
           placeholder="Search by name or description"
           allowClear
-          defaultValue={state.search}
+          value={searchText}
+          onChange={(event) => setSearchText(event.target.value)}
           onSearch={(search) => onChange({ search: search.trim() })}
           style={{ width: 300 }}
         />
