@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
 /** Signs in on the built-in sign-in page, starting from wherever the browser is. */
@@ -9,10 +9,54 @@ export async function signIn(page: Page, account: { email: string; password: str
   await page.getByRole('button', { name: 'Sign in with email and password' }).click();
 }
 
-/** The serious and critical accessibility violations axe finds on the page. */
+/**
+ * Waits until nothing on the page moves for a few frames in a row. The animations running at one
+ * instant are not enough: antd (rc-motion) gives an opening dialog, drawer or popover its starting
+ * style (transparent) a few frames before its animation exists, so a scan begun then may judge the
+ * colours mid-fade: serious colour-contrast violations that come and go. A spinner counts as
+ * moving too: the page is still loading.
+ */
+async function waitForStillness(page: Page, timeoutMs = 10_000): Promise<void> {
+  await page.evaluate(
+    (timeoutMs) =>
+      new Promise<void>((resolve, reject) => {
+        const describe = (element: Element | null | undefined) => (element ? `${element.tagName.toLowerCase()}.${Array.from(element.classList).join('.')}` : '?');
+        const moving = () => [
+          ...document
+            .getAnimations()
+            .filter((animation) => animation.playState === 'running')
+            .map((animation) => describe((animation.effect as KeyframeEffect | null)?.target)),
+          // rc-motion marks an element in motion with both `X` and `X-appear`, `X-enter` or `X-leave`.
+          ...Array.from(document.querySelectorAll('[class*="-appear"], [class*="-enter"], [class*="-leave"]'))
+            .filter((element) => Array.from(element.classList).some((name) => /-(appear|enter|leave)$/.test(name) && element.classList.contains(name.replace(/-\w+$/, ''))))
+            .map(describe),
+        ];
+        let stillFrames = 0;
+        const timer = setTimeout(() => reject(new Error(`Still moving after ${timeoutMs} ms: ${[...new Set(moving())].join(', ')}`)), timeoutMs);
+        const check = () => {
+          stillFrames = moving().length > 0 ? 0 : stillFrames + 1;
+          if (stillFrames < 3) {
+            requestAnimationFrame(check);
+          } else {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        requestAnimationFrame(check);
+      }),
+    timeoutMs,
+  );
+}
+
+/** The time one scan adds to a test's budget: axe takes 1–3 s on an idle 2-core machine, several times that on a busy one. */
+const SCAN_BUDGET_MS = 20_000;
+
+/** The serious and critical accessibility violations axe finds on the page, once it is still. */
 export async function seriousViolations(page: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
-  // Measure the settled page: colours mid-transition would be judged as they pass.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
+  // Each scan brings its own time, so a test's budget grows with the number of states it checks.
+  const info = test.info();
+  if (info.timeout > 0) info.setTimeout(info.timeout + SCAN_BUDGET_MS);
+  await waitForStillness(page);
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

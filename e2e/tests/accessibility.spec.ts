@@ -62,7 +62,8 @@ test('the users table, the invite dialog, the detail drawer and the password for
   await expect(userRow(page, ACCOUNTS.researcher.email)).toBeVisible();
   expect(await seriousViolations(page), 'users table').toEqual([]);
 
-  const email = 'axel.axe@example.org';
+  // Unique, so that the test can be repeated on one stack (--repeat-each).
+  const email = `axel.axe.${Date.now()}@example.org`;
   const invitedAt = Date.now() - 1_000;
   await page.getByRole('button', { name: 'Invite users' }).click();
   await expect(page.getByRole('dialog', { name: 'Invite users' }).getByLabel('Email addresses')).toBeVisible();
