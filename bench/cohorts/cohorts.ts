@@ -66,10 +66,6 @@ try {
   };
 
   const women = await runSaved('Women', WOMEN);
-  // The warehouse file and its write-ahead log, which holds recent writes until a checkpoint.
-  const warehouseBytes = () =>
-    ['warehouse.duckdb', 'warehouse.duckdb.wal'].reduce((sum, name) => sum + (fs.existsSync(path.join(dataDir, name)) ? fs.statSync(path.join(dataDir, name)).size : 0), 0);
-  const sizeBefore = warehouseBytes();
   const createMs: number[] = [];
   let cohortId = '';
   for (let i = 0; i < large; i++) {
@@ -77,7 +73,6 @@ try {
     createMs.push(made.ms);
     cohortId = made.value.id as string;
   }
-  const bytesPerCohort = (warehouseBytes() - sizeBefore) / large;
   const refreshMs: number[] = [];
   for (let i = 0; i < Math.max(3, Math.floor(large / 2)); i++) refreshMs.push((await timed(() => call('POST', `/cohorts/${cohortId}/refresh/`))).ms);
 
@@ -94,7 +89,6 @@ try {
   out(`dataset: ${persons.toLocaleString('en')} persons; a cohort of women holds ${women.result.person_count.toLocaleString('en')} persons`);
   out(`make a cohort of ${women.result.person_count.toLocaleString('en')} persons (${large} times): p50 ${percentile(createMs, 50).toFixed(0)} ms, p95 ${percentile(createMs, 95).toFixed(0)} ms (goal p95 <= 2000 ms)`);
   out(`refresh it (${refreshMs.length} times): p50 ${percentile(refreshMs, 50).toFixed(0)} ms, p95 ${percentile(refreshMs, 95).toFixed(0)} ms (goal p95 <= 2000 ms)`);
-  out(`warehouse growth per cohort of that size: ${(bytesPerCohort / 1e6).toFixed(1)} MB`);
   out(`make a cohort of ${oldest.result.person_count.toLocaleString('en')} persons (${small} times): p50 ${percentile(smallMs, 50).toFixed(0)} ms, p95 ${percentile(smallMs, 95).toFixed(0)} ms`);
   out(`reads over ${large + small} cohorts (200 requests each):`);
   const worst = await measureScenarios(
