@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Mailer } from './mail/mailer';
 import type { ChainVerificationCache } from './audit/chain-verification-cache';
@@ -25,6 +26,8 @@ export interface AppServices {
   malwareScanner: MalwareScanner;
   /** The one logger (pino), shared with Fastify. */
   logger: FastifyBaseLogger;
+  /** The access log: one line per request (see ACCESS_LOG). */
+  accessLog: Logger;
   /** The health-data warehouse (OMOP CDM). */
   warehouse: WarehouseEngine;
   /** Runs saved queries' executions in the background. */

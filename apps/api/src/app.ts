@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import multipart from '@fastify/multipart';
-import { LIMITS } from '@hdp/contract';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { responseSerializerCompiler } from './http/response-serializer';
 import type { AppServices } from './app-services';
 import { registerErrorHandling } from './http/error-handler';
-import { SECURITY_HEADERS } from './http/security-headers';
+import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from './http/security-headers';
 import { registerAuthentication } from './http/authenticate';
+import { registerAccessLog } from './http/access-log';
 import { registerContractRoutes } from './routes/contract-routes';
 import { registerHealthRoutes } from './routes/health/health-routes';
 import { registerWellKnownRoutes } from './routes/auth/well-known-routes';
@@ -38,20 +37,12 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
+    reply.headers(API_SECURITY_HEADERS);
     reply.header('x-request-id', request.id);
     done();
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request completed',
-    );
-    done();
-  });
+  registerAccessLog(app, services);
 
-  // One file per upload, capped: past the cap the stream is cut and the upload refused (413).
-  await app.register(multipart, { limits: { fileSize: LIMITS.uploadMaxBytes, files: 1, fields: 5, parts: 6 } });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -61,7 +52,13 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/v1/docs', uiConfig: { deepLinking: false } });
+  await app.register(async (docs) => {
+    docs.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(PAGE_SECURITY_HEADERS);
+      done();
+    });
+    await docs.register(swaggerUi, { routePrefix: '/api/v1/docs', uiConfig: { deepLinking: false } });
+  });
 
   registerErrorHandling(app, config.bodyLimitBytes);
   registerAuthentication(app);

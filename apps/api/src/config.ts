@@ -27,6 +27,7 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   TOKEN_AUDIENCE: z.string().default(ID_TOKEN_AUDIENCE_DEFAULT),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ACCESS_LOG: z.enum(['all', 'errors', 'off']).default('all'),
   TRUST_PROXY: booleanFromEnv.default(false),
   ADMIN_EMAIL: z.email().default('admin@example.org'),
   ADMIN_PASSWORD: z.string().optional(),
@@ -75,6 +76,8 @@ export interface Config {
   publicUrl: string;
   tokenAudience: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** Which requests the access log records: all, errors (status >= 400, and slow ones) or off. */
+  accessLog: z.infer<typeof EnvSchema>['ACCESS_LOG'];
   trustProxy: boolean;
   admin: { email: string; password?: string; name: string };
   externalIssuer?: ExternalIssuerConfig;
@@ -126,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://${e.API_HOST}:${e.API_PORT}`).replace(/\/$/, ''),
     tokenAudience: e.TOKEN_AUDIENCE,
     logLevel: e.LOG_LEVEL,
+    accessLog: e.ACCESS_LOG,
     trustProxy: e.TRUST_PROXY,
     admin: { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD || undefined, name: e.ADMIN_NAME },
     externalIssuer: e.OIDC_ISSUER

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AppServices } from './app-services';
-import { createLogger } from './logger';
+import { createLoggers } from './logger';
 import { createMailer } from './mail/mailer';
 import { ChainVerificationCache } from './audit/chain-verification-cache';
 import { LocalDocumentStore, UploadSpool } from './documents/document-store';
@@ -43,7 +43,7 @@ export async function openServices(
   const releaseLock = embedded && !options.inMemory ? await lockDataDir(config.dataDir) : undefined;
   let warehouse: WarehouseEngine | undefined;
   try {
-    const logger = createLogger(config.logLevel);
+    const { logger, accessLog } = createLoggers(config.logLevel);
     const database = await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: embedded && !options.inMemory ? config.dataDir : null,
@@ -76,6 +76,7 @@ export async function openServices(
         database: config.documents.clamavDatabase,
       }),
       logger,
+      accessLog,
       warehouse,
       queryWorker,
     };

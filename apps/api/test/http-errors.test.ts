@@ -80,17 +80,26 @@ describe('error bodies', () => {
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('sends the security headers on every answer, errors included', async () => {
+  it('sends the API security headers on every answer, errors included, and page headers on Swagger UI only', async () => {
+    const apiHeaders = {
+      'cache-control': 'no-store',
+      'content-security-policy': "frame-ancestors 'none'",
+      'cross-origin-resource-policy': 'same-site',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+    };
     for (const url of ['/healthz', '/api/v1/users/me/', '/api/v1/nothing-here/']) {
       const response = await t.request({ method: 'GET', url });
-      expect(response.headers).toMatchObject({
-        'x-content-type-options': 'nosniff',
-        'x-frame-options': 'SAMEORIGIN',
-        'referrer-policy': 'no-referrer',
-        'strict-transport-security': 'max-age=31536000; includeSubDomains',
-        'cross-origin-resource-policy': 'same-site',
-      });
+      expect(response.headers).toMatchObject(apiHeaders);
+      expect(response.headers['referrer-policy']).toBeUndefined();
     }
+    const page = await t.request({ method: 'GET', url: '/api/v1/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers).toMatchObject({ 'referrer-policy': 'no-referrer', 'cross-origin-opener-policy': 'same-origin', 'x-content-type-options': 'nosniff' });
+    // Public, static answers may be cached.
+    expect((await t.request({ method: 'GET', url: '/.well-known/jwks.json' })).headers['cache-control']).toBe('public, max-age=300');
   });
 
   it('answers the health routes', async () => {

@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { can, rolesFor } from '@hdp/contract';
+import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { can, rolesFor, type Permission } from '@hdp/contract';
 import { recordAuditEvent } from '../audit/audit-trail';
+import type { UserRow } from '../users/user-repository';
 import { forbidden, unauthorized } from './api-error';
 import { auditContextOf } from './audit-context';
 
@@ -10,26 +11,44 @@ const BEARER = /^Bearer\s+(\S+)$/i;
  * Runs before anything else on every route: a protected route needs a valid id token of an ACTIVE
  * user, and the permission matrix must allow the route's permission for the user's roles. Denials
  * are audited. Runs before the body is parsed, so unauthenticated uploads are never read.
+ *
+ * Most requests carry a token this process has verified already, of a user it has loaded within
+ * the last seconds: those are decided without waiting on anything. The rest verify the token and
+ * load the user first.
  */
 export function registerAuthentication(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  const { idTokens, principals } = app.services;
+  app.addHook('onRequest', (request, _reply, done) => {
     const access = request.routeOptions.config.access;
-    if (!access || 'public' in access) return;
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    if (!match) throw unauthorized();
-    const { idTokens, principals, db } = app.services;
-    const user = await principals.resolve(await idTokens.verify(match[1]!));
-    if (!user) throw unauthorized('No platform account matches this token; ask an administrator for an invitation.');
-    if (user.status !== 'ACTIVE') throw unauthorized(`This account is ${user.status.toLowerCase()}.`);
-    request.user = user;
-    if (!can(user, access.permission)) {
-      await recordAuditEvent(db, auditContextOf(request), {
-        eventType: 'ACCESS_DENIED',
-        outcome: 'DENIED',
-        message: `${user.email} was denied ${request.method} ${request.routeOptions.url}`,
-        details: { permission: access.permission, roles: user.roles, allowed_roles: rolesFor(access.permission) },
-      });
-      throw forbidden(`Your roles do not allow this (${access.permission} needs one of: ${rolesFor(access.permission).join(', ')}).`);
-    }
+    if (!access || 'public' in access) return done();
+    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    if (!token) return done(unauthorized());
+    const identity = idTokens.cachedIdentity(token);
+    const known = identity && principals.cached(identity);
+    if (known) return admit(app, request, known, access.permission, done);
+    idTokens
+      .verify(token)
+      .then((verified) => principals.resolve(verified))
+      .then((user) => {
+        if (!user) return done(unauthorized('No platform account matches this token; ask an administrator for an invitation.'));
+        admit(app, request, user, access.permission, done);
+      }, done);
   });
+}
+
+/** Lets an ACTIVE user through when the matrix allows; a denial is audited, then answered 403. */
+function admit(app: FastifyInstance, request: FastifyRequest, user: UserRow, permission: Permission, done: HookHandlerDoneFunction): void {
+  if (user.status !== 'ACTIVE') return done(unauthorized(`This account is ${user.status.toLowerCase()}.`));
+  request.user = user;
+  if (can(user, permission)) return done();
+  const allowed = rolesFor(permission);
+  recordAuditEvent(app.services.db, auditContextOf(request), {
+    eventType: 'ACCESS_DENIED',
+    outcome: 'DENIED',
+    message: `${user.email} was denied ${request.method} ${request.routeOptions.url}`,
+    details: { permission, roles: user.roles, allowed_roles: allowed },
+  }).then(
+    () => done(forbidden(`Your roles do not allow this (${permission} needs one of: ${allowed.join(', ')}).`)),
+    done,
+  );
 }

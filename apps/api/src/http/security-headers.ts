@@ -1,19 +1,30 @@
 /**
- * Security headers on every response: the set helmet sends by default, minus the
- * Content-Security-Policy (the API answers JSON; Swagger UI needs inline scripts). They are
- * constants, so they are set in one call from a frozen object rather than through helmet's
- * per-request middleware chain, which measured at about 40 % of a bare request's cost.
+ * Security headers, as constants set in one call from a frozen object (helmet's per-request
+ * middleware chain measured at about 40 % of a bare request's cost).
+ *
+ * Every answer gets the set OWASP's REST Security guidance gives for APIs: answers hold health
+ * data, so nothing may store them (`cache-control: no-store`; the few public, static answers such
+ * as the signing keys override it), and nothing may sniff, frame or cross-site-embed them.
  */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'cross-origin-opener-policy': 'same-origin',
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'cache-control': 'no-store',
+  'content-security-policy': "frame-ancestors 'none'",
   'cross-origin-resource-policy': 'same-site',
-  'origin-agent-cluster': '?1',
-  'referrer-policy': 'no-referrer',
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
   'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+});
+
+/**
+ * The headers that only mean something on a page a browser renders, the API's one being Swagger
+ * UI: helmet's defaults beyond the API set, minus a script policy (Swagger UI runs inline scripts).
+ */
+export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'cross-origin-opener-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
   'x-dns-prefetch-control': 'off',
   'x-download-options': 'noopen',
-  'x-frame-options': 'SAMEORIGIN',
   'x-permitted-cross-domain-policies': 'none',
   'x-xss-protection': '0',
 });

@@ -51,13 +51,19 @@ export class IdTokenService {
       .sign(privateKey);
   }
 
+  /** Who an already verified, unexpired token speaks for; undefined when it must be verified. */
+  cachedIdentity(token: string): VerifiedIdentity | undefined {
+    const cached = this.verified.get(token);
+    if (!cached) return undefined;
+    if (cached.expiresAtMs > Date.now()) return cached.identity;
+    this.verified.delete(token);
+    return undefined;
+  }
+
   /** Verifies signature, algorithm, iss, aud, exp and nbf; throws a 401 ApiError otherwise. */
   async verify(token: string): Promise<VerifiedIdentity> {
-    const cached = this.verified.get(token);
-    if (cached) {
-      if (cached.expiresAtMs > Date.now()) return cached.identity;
-      this.verified.delete(token);
-    }
+    const cached = this.cachedIdentity(token);
+    if (cached) return cached;
     let issuer: string | undefined;
     try {
       issuer = decodeJwt(token).iss;

@@ -17,12 +17,16 @@ export class PrincipalDirectory {
 
   constructor(private readonly db: Database) {}
 
-  async resolve(identity: VerifiedIdentity): Promise<UserRow | undefined> {
+  /** The user, when loaded within the last PRINCIPAL_TTL_MS; undefined when it must be looked up. */
+  cached(identity: VerifiedIdentity): UserRow | undefined {
     const id = identity.issuer === 'embedded' ? identity.userId : this.idByEmail.get(identity.email);
-    if (id) {
-      const cached = this.byId.get(id);
-      if (cached && Date.now() - cached.loadedAtMs < PRINCIPAL_TTL_MS) return cached.user;
-    }
+    const cached = id === undefined ? undefined : this.byId.get(id);
+    return cached && Date.now() - cached.loadedAtMs < PRINCIPAL_TTL_MS ? cached.user : undefined;
+  }
+
+  async resolve(identity: VerifiedIdentity): Promise<UserRow | undefined> {
+    const cached = this.cached(identity);
+    if (cached) return cached;
     const user =
       identity.issuer === 'embedded'
         ? await userRepository.findById(this.db, identity.userId)

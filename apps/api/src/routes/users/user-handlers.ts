@@ -3,12 +3,27 @@ import { auditContextOf } from '../../http/audit-context';
 import { notFound } from '../../http/api-error';
 import { signOut } from '../../identity/session-commands';
 import { presentMe, presentUser } from '../../users/user-presenter';
-import { userRepository } from '../../users/user-repository';
+import { userRepository, type UserRow } from '../../users/user-repository';
 import { changeUserStatus, USER_NOT_FOUND } from '../../users/user-status-changer';
 import { inviteUsers, resendInvitation } from '../../users/user-inviter';
 
+/**
+ * The answer to GET /users/me/ (which the web app asks on every page), serialised once per loaded
+ * user record. The principal directory replaces a record when the user changes and reloads it
+ * every few seconds, so an answer never outlives the record it was made from.
+ */
+const meAnswers = new WeakMap<UserRow, Buffer>();
+
 export const userHandlers: RouteHandlers = {
-  getMe: async (request) => presentMe(currentUser(request)),
+  getMe: async (request, reply) => {
+    const user = currentUser(request);
+    let answer = meAnswers.get(user);
+    if (!answer) {
+      answer = Buffer.from(reply.serializeInput(presentMe(user), '200') as string);
+      meAnswers.set(user, answer);
+    }
+    return reply.type('application/json; charset=utf-8').send(answer);
+  },
 
   logout: async (request, reply) => {
     await signOut(request.server.services, currentUser(request), auditContextOf(request));
