@@ -9,6 +9,7 @@ import { registerErrorHandling } from './http/error-handler';
 import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from './http/security-headers';
 import { registerAuthentication } from './http/authenticate';
 import { registerAccessLog } from './http/access-log';
+import { lazyRequestLogger } from './http/request-logger';
 import { registerContractRoutes } from './routes/contract-routes';
 import { registerHealthRoutes } from './routes/health/health-routes';
 import { registerWellKnownRoutes } from './routes/auth/well-known-routes';
@@ -27,6 +28,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     requestIdHeader: 'x-request-id',
     // One log line per request (on response) instead of Fastify's two: half the log volume.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

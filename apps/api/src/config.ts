@@ -27,7 +27,7 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   TOKEN_AUDIENCE: z.string().default(ID_TOKEN_AUDIENCE_DEFAULT),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ACCESS_LOG: z.enum(['all', 'errors', 'off']).default('all'),
+  ACCESS_LOG: z.enum(['all', 'errors', 'off']).default('errors'),
   TRUST_PROXY: booleanFromEnv.default(false),
   ADMIN_EMAIL: z.email().default('admin@example.org'),
   ADMIN_PASSWORD: z.string().optional(),

@@ -5,7 +5,14 @@ import type { UserRow } from '../users/user-repository';
 import { forbidden, unauthorized } from './api-error';
 import { auditContextOf } from './audit-context';
 
-const BEARER = /^Bearer\s+(\S+)$/i;
+/**
+ * The token of an `Authorization: Bearer <token>` header (the scheme in any case, RFC 9110).
+ * Anything else in the token than a JWT's characters fails its verification later.
+ */
+function bearerToken(header: string | undefined): string | undefined {
+  if (!header || header.length < 8 || header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
+  return header.slice(7).trim() || undefined;
+}
 
 /**
  * Runs before anything else on every route: a protected route needs a valid id token of an ACTIVE
@@ -21,7 +28,7 @@ export function registerAuthentication(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const access = request.routeOptions.config.access;
     if (!access || 'public' in access) return done();
-    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    const token = bearerToken(request.headers.authorization);
     if (!token) return done(unauthorized());
     const identity = idTokens.cachedIdentity(token);
     const known = identity && principals.cached(identity);

@@ -27,7 +27,12 @@ const CLOCK_TOLERANCE_SECONDS = 5;
 export class IdTokenService {
   private localKeys: JWTVerifyGetKey;
   private externalKeys: JWTVerifyGetKey | undefined;
-  private readonly verified = new Map<string, { identity: VerifiedIdentity; expiresAtMs: number }>();
+  /**
+   * Verified tokens by their signature: a short key, where the whole token (hundreds of characters)
+   * would be hashed on every request. The whole token is kept and compared, so only that exact
+   * token matches.
+   */
+  private readonly verified = new Map<string, { token: string; identity: VerifiedIdentity; expiresAtMs: number }>();
 
   constructor(
     private readonly config: Config,
@@ -53,10 +58,11 @@ export class IdTokenService {
 
   /** Who an already verified, unexpired token speaks for; undefined when it must be verified. */
   cachedIdentity(token: string): VerifiedIdentity | undefined {
-    const cached = this.verified.get(token);
-    if (!cached) return undefined;
+    const key = signatureOf(token);
+    const cached = this.verified.get(key);
+    if (!cached || cached.token !== token) return undefined;
     if (cached.expiresAtMs > Date.now()) return cached.identity;
-    this.verified.delete(token);
+    this.verified.delete(key);
     return undefined;
   }
 
@@ -100,7 +106,7 @@ export class IdTokenService {
       const oldest = this.verified.keys().next().value;
       if (oldest !== undefined) this.verified.delete(oldest);
     }
-    this.verified.set(token, { identity, expiresAtMs });
+    this.verified.set(signatureOf(token), { token, identity, expiresAtMs });
   }
 
   private async verifyEmbedded(token: string): Promise<JWTPayload> {
@@ -142,6 +148,9 @@ export class IdTokenService {
     this.localKeys = createLocalJWKSet(this.keys.jwks());
   }
 }
+
+/** The signature part of a compact JWS: what follows its last dot. */
+const signatureOf = (token: string) => token.slice(token.lastIndexOf('.') + 1);
 
 async function discoverJwksUri(issuer: string): Promise<string> {
   const response = await fetch(`${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`);
