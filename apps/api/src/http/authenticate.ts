@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { can, rolesFor, type Permission } from '@hdp/contract';
 import { recordAuditEvent } from '../audit/audit-trail';
 import type { UserRow } from '../users/user-repository';
@@ -15,32 +15,41 @@ function bearerToken(header: string | undefined): string | undefined {
 }
 
 /**
- * Runs before anything else on every route: a protected route needs a valid id token of an ACTIVE
- * user, and the permission matrix must allow the route's permission for the user's roles. Denials
- * are audited. Runs before the body is parsed, so unauthenticated uploads are never read.
+ * Every route that names a permission gets this check before anything else: a valid id token of
+ * an ACTIVE user, whose roles the permission matrix allows. Denials are audited. It runs before
+ * the body is parsed, so unauthenticated uploads are never read. It is attached to each route as
+ * the route is registered, from the route's own `access`, so a request does not look it up.
  *
  * Most requests carry a token this process has verified already, of a user it has loaded within
  * the last seconds: those are decided without waiting on anything. The rest verify the token and
  * load the user first.
  */
 export function registerAuthentication(app: FastifyInstance): void {
+  app.decorateRequest('user', undefined);
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (!access || 'public' in access) return;
+    const hooks = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [authenticate(app, access.permission), ...hooks];
+  });
+}
+
+function authenticate(app: FastifyInstance, permission: Permission): onRequestHookHandler {
   const { idTokens, principals } = app.services;
-  app.addHook('onRequest', (request, _reply, done) => {
-    const access = request.routeOptions.config.access;
-    if (!access || 'public' in access) return done();
+  return (request, _reply, done) => {
     const token = bearerToken(request.headers.authorization);
     if (!token) return done(unauthorized());
     const identity = idTokens.cachedIdentity(token);
     const known = identity && principals.cached(identity);
-    if (known) return admit(app, request, known, access.permission, done);
+    if (known) return admit(app, request, known, permission, done);
     idTokens
       .verify(token)
       .then((verified) => principals.resolve(verified))
       .then((user) => {
         if (!user) return done(unauthorized('No platform account matches this token; ask an administrator for an invitation.'));
-        admit(app, request, user, access.permission, done);
+        admit(app, request, user, permission, done);
       }, done);
-  });
+  };
 }
 
 /** Lets an ACTIVE user through when the matrix allows; a denial is audited, then answered 403. */
