@@ -15,11 +15,13 @@ export default defineConfig({
         test: {
           name: 'api-postgres',
           include: ['test/**/*.test.ts'],
-          // The data-directory lock and the hdp commands' own runs concern the embedded database.
+          // The data-directory lock, the access log and the hdp commands' own runs start the API on the
+          // embedded database.
           // The warehouse and compiler suites do not use the platform database: they test both
           // warehouse engines (DuckDB and PostgreSQL) themselves, once.
           exclude: [
             'test/data-dir-lock.test.ts',
+            'test/access-log.test.ts',
             'test/hdp-data-commands.test.ts',
             'test/warehouse.test.ts',
             'test/cohort-compiler.test.ts',

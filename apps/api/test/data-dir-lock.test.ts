@@ -1,31 +1,13 @@
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_DIR, startApiProcess, stopApiProcess } from './support/api-process';
 
 const run = promisify(execFile);
-const API_DIR = path.resolve(import.meta.dirname, '..');
-
-/** Starts the real API process and resolves once it listens. */
-function startServer(env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: API_DIR, env, stdio: 'pipe' });
-  let output = '';
-  const ready = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('API listening')) {
-        clearTimeout(timer);
-        resolve(output);
-      }
-    });
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('exit', () => reject(new Error(`server exited: ${output}`)));
-  });
-  return { child, ready };
-}
+const startServer = startApiProcess;
 
 describe('the embedded database has one owner', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-lock-'));
@@ -39,9 +21,7 @@ describe('the embedded database has one owner', () => {
     expect(output).toContain('First administrator created: admin@example.org (password from ADMIN_PASSWORD)');
   });
   afterAll(async () => {
-    const exited = new Promise((resolve) => server.child.once('exit', resolve));
-    server.child.kill('SIGTERM');
-    await exited;
+    await stopApiProcess(server.child);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -59,9 +39,7 @@ describe('the embedded database has one owner', () => {
   });
 
   it('after a clean stop the same data directory is reused', async () => {
-    const exited = new Promise((resolve) => server.child.once('exit', resolve));
-    server.child.kill('SIGTERM');
-    await exited;
+    await stopApiProcess(server.child);
     server = startServer(env);
     const output = await server.ready;
     expect(output).not.toContain('First administrator created');

@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+export const API_DIR = path.resolve(import.meta.dirname, '../..');
+
+/** Starts the real API process; `ready` resolves with its output so far once it listens. */
+export function startApiProcess(env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: API_DIR, env, stdio: 'pipe' });
+  let output = '';
+  const ready = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('API listening')) {
+        clearTimeout(timer);
+        resolve(output);
+      }
+    });
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', () => reject(new Error(`server exited: ${output}`)));
+  });
+  return { child, ready, output: () => output };
+}
+
+/** Stops an API process with SIGTERM and waits until it has exited. */
+export async function stopApiProcess(child: ReturnType<typeof startApiProcess>['child']): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
