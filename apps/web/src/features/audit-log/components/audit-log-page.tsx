@@ -1,17 +1,14 @@
 import dynamic from 'next/dynamic';
-import { Flex, Spin } from 'antd';
+import { Flex } from 'antd';
 import { ChainIntegrity } from './chain-integrity';
+import { LoadingStatus } from '@/features/shell/components/loading-status';
 
 const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24 } as const;
 
 // The table, its filters and the drawer carry most of the page's code: they load after the first
 // paint, which keeps the route's first-load JavaScript within budget.
 const AuditLogTable = dynamic(() => import('./audit-log-table').then((m) => m.AuditLogTable), {
-  loading: () => (
-    <Flex justify="center" style={{ padding: 24 }}>
-      <Spin aria-label="Loading the audit log" />
-    </Flex>
-  ),
+  loading: () => <LoadingStatus label="Loading the audit log" padding={24} />,
 });
 
 /** The Audit Log page: the entries with their filters, and the hash chain's integrity. */

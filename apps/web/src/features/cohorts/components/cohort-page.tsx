@@ -2,14 +2,11 @@ import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { skipToken } from '@reduxjs/toolkit/query';
-import { Empty, Flex, Spin } from 'antd';
+import { Empty } from 'antd';
 import { useGetCohortQuery } from '../api/get-cohort';
+import { LoadingStatus } from '@/features/shell/components/loading-status';
 
-const loading = () => (
-  <Flex justify="center" role="status" aria-label="Loading the cohort" style={{ padding: 48 }}>
-    <Spin />
-  </Flex>
-);
+const loading = () => <LoadingStatus label="Loading the cohort" padding={48} />;
 // The details (antd Table, Descriptions, the dialogs and the result tables; the charts later still)
 // load after the first paint, which keeps the route's first-load JavaScript within budget.
 const CohortDetail = dynamic(() => import('./cohort-detail'), { ssr: false, loading });

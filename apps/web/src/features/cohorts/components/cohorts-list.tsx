@@ -1,10 +1,11 @@
-import { Empty, Flex, Pagination, Spin } from 'antd';
+import { Empty, Flex, Pagination } from 'antd';
 import { DEFAULT_FILTER, PAGE_SIZES } from '@/config/constants';
 import { useCohortList } from '../hooks/use-cohort-list';
 import { describeTotal } from '../hooks/cohort-list-params';
 import { CohortCards } from './cohort-cards';
 import { CohortFilters } from './cohort-filters';
 import { CohortsTable } from './cohorts-table';
+import { LoadingStatus } from '@/features/shell/components/loading-status';
 
 /** The searchable, filterable, sortable, paged cohorts, as cards or as a table. */
 export default function CohortsList() {
@@ -21,11 +22,7 @@ export default function CohortsList() {
   if (state.view === 'table') {
     body = <CohortsTable cohorts={cohorts} loading={isFetching} orderBy={state.orderBy} onSort={(orderBy) => update({ orderBy })} emptyText={emptyText} />;
   } else if (!data && !isError) {
-    body = (
-      <Flex justify="center" role="status" aria-label="Loading the cohorts" style={{ padding: 48 }}>
-        <Spin />
-      </Flex>
-    );
+    body = <LoadingStatus label="Loading the cohorts" padding={48} />;
   } else if (cohorts.length > 0) {
     body = (
       <div aria-busy={isFetching} style={{ opacity: isFetching ? 0.6 : 1, transition: 'opacity 0.2s' }}>

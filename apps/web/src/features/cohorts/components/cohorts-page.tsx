@@ -1,15 +1,11 @@
 import dynamic from 'next/dynamic';
-import { Flex, Spin } from 'antd';
+import { LoadingStatus } from '@/features/shell/components/loading-status';
 
 // The cards, the table and the filters (antd Table, Select, Card) load after the first paint,
 // which keeps the route's first-load JavaScript within budget.
 const CohortsList = dynamic(() => import('./cohorts-list'), {
   ssr: false,
-  loading: () => (
-    <Flex justify="center" role="status" aria-label="Loading the cohorts" style={{ padding: 48 }}>
-      <Spin />
-    </Flex>
-  ),
+  loading: () => <LoadingStatus label="Loading the cohorts" padding={48} />,
 });
 
 const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24 } as const;

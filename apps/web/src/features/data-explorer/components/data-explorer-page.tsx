@@ -1,13 +1,9 @@
 import { useCallback, useState } from 'react';
 import dynamic from 'next/dynamic';
-import { Flex, Spin } from 'antd';
 import { useQueryFromUrl } from '../hooks/use-query-from-url';
+import { LoadingStatus } from '@/features/shell/components/loading-status';
 
-const loading = (label: string) => () => (
-  <Flex justify="center" style={{ padding: 24 }}>
-    <Spin aria-label={label} />
-  </Flex>
-);
+const loading = (label: string) => () => <LoadingStatus label={label} padding={24} />;
 // The query builder, the results and the saved-queries table load after the first paint (and
 // ECharts only with a result), which keeps the route's first-load JavaScript within budget.
 const QueryWorkspace = dynamic(() => import('./query-workspace').then((m) => m.QueryWorkspace), { ssr: false, loading: loading('Loading the query') });

@@ -13,10 +13,11 @@ import { cohortFromRun } from '../cohort-from-run';
 import { CreateCohortButton } from './create-cohort-button';
 import { QueryNameDialog } from './query-name-dialog';
 import { QueryResults } from './query-results';
+import { LoadingStatus } from '@/features/shell/components/loading-status';
 
 const QueryEditor = dynamic(() => import('./query-editor').then((m) => m.QueryEditor), {
   ssr: false,
-  loading: () => <Spin aria-label="Loading the query builder" />,
+  loading: () => <LoadingStatus label="Loading the query builder" />,
 });
 
 const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24 } as const;
@@ -133,7 +134,7 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
             <Alert type="info" showIcon title="No data is loaded yet." description="Queries can be built once the warehouse holds a dataset." />
           )
         ) : (
-          <Spin aria-label="Loading the fields" />
+          <LoadingStatus label="Loading the fields" />
         )}
       </div>
 

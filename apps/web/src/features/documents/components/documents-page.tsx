@@ -1,13 +1,9 @@
 import dynamic from 'next/dynamic';
-import { Flex, Spin } from 'antd';
 import { can } from '@hdp/contract/permissions';
 import { useGetMeQuery } from '@/features/users/api/get-me';
+import { LoadingStatus } from '@/features/shell/components/loading-status';
 
-const loading = (label: string) => () => (
-  <Flex justify="center" style={{ padding: 24 }}>
-    <Spin aria-label={label} />
-  </Flex>
-);
+const loading = (label: string) => () => <LoadingStatus label={label} padding={24} />;
 // The table and the upload area carry most of the page's code: they load after the first paint,
 // which keeps the route's first-load JavaScript within budget.
 const DocumentUpload = dynamic(() => import('./document-upload').then((m) => m.DocumentUpload), { loading: loading('Loading the upload area') });

@@ -2,20 +2,17 @@ import type { ReactNode } from 'react';
 import { useRouter } from 'next/router';
 import { useSession } from 'next-auth/react';
 import dynamic from 'next/dynamic';
-import { Flex, Layout, Spin } from 'antd';
+import { Layout } from 'antd';
 import { can, type Permission } from '@hdp/contract/permissions';
 import { useAppSelector } from '@/app/hooks';
 import { selectIdToken } from '@/features/auth/slice';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { AppHeader } from './app-header';
 import { SideBar } from './side-bar';
+import { LoadingStatus } from './loading-status';
 
 const PageResult = dynamic(() => import('./page-result'));
-const loading = (label: string) => (
-  <Flex justify="center" style={{ padding: 48 }}>
-    <Spin aria-label={label} />
-  </Flex>
-);
+const loading = (label: string) => <LoadingStatus label={label} padding={48} />;
 
 /** The application frame: header, side bar and the page. A page with a permission the user lacks shows 403. */
 export function AppShell({ permission, children }: { permission?: Permission; children: ReactNode }) {

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import Head from 'next/head';
 import dynamic from 'next/dynamic';
 import { signIn, useSession } from 'next-auth/react';
-import { Alert, Button, Spin } from 'antd';
+import { Alert, Button } from 'antd';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { BRAND } from '@/config/brand';
 import { formatDate } from '@/config/constants';
@@ -11,9 +11,10 @@ import { SIGN_IN_PATH } from '@/features/auth/sign-in-urls';
 import { detailOf } from '@/lib/errors/api-error-handler';
 import { useAcceptInvitationMutation, useInspectInvitationQuery } from '../api/invitations';
 import { forgetInvitationToken, takeInvitationToken } from '../invitation-token';
+import { LoadingStatus } from '@/features/shell/components/loading-status';
 
 // Shown only once the link checks out; the form code loads meanwhile, keeping the first load light.
-const LocalPasswordForm = dynamic(() => import('./local-password-form'), { ssr: false, loading: () => <Spin aria-label="Loading the form" /> });
+const LocalPasswordForm = dynamic(() => import('./local-password-form'), { ssr: false, loading: () => <LoadingStatus label="Loading the form" /> });
 
 /** Set while the invited person is away signing in with their identity provider. */
 export const EXTERNAL_SIGN_IN_KEY = 'hdp.invitation-external-sign-in';
@@ -57,7 +58,7 @@ export function AcceptInvitationPage() {
 
   let body;
   if (token === undefined || (token && inspection.isLoading)) {
-    body = <Spin aria-label="Checking the invitation" />;
+    body = <LoadingStatus label="Checking the invitation" />;
   } else if (!token) {
     body = <Alert type="warning" showIcon title={INCOMPLETE_LINK} />;
   } else if (accepted) {

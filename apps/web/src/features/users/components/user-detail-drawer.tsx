@@ -1,4 +1,4 @@
-import { Descriptions, Drawer, Spin } from 'antd';
+import { Descriptions, Drawer } from 'antd';
 import type { User } from '@hdp/contract';
 import { DATE_TIME_FORMAT, formatDate } from '@/config/constants';
 import dayjs from 'dayjs';
@@ -6,13 +6,14 @@ import { useGetUserQuery } from '../api/get-user';
 import { ROLE_LABELS, SOURCE_LABELS } from '../labels';
 import { UserRowActions } from './user-row-actions';
 import { UserStatusTag } from './user-status-tag';
+import { LoadingStatus } from '@/features/shell/components/loading-status';
 
 /** One user in detail, fetched fresh (so it follows changes made from the drawer or the table). */
 export default function UserDetailDrawer({ user: fromList, onClose }: { user: User; onClose: () => void }) {
   const { data, isFetching } = useGetUserQuery(fromList.id);
   const user = data ?? fromList;
   return (
-    <Drawer open title={user.name ?? user.email} onClose={onClose} size={480} extra={isFetching ? <Spin size="small" aria-label="Refreshing" /> : null}>
+    <Drawer open title={user.name ?? user.email} onClose={onClose} size={480} extra={isFetching ? <LoadingStatus size="small" label="Refreshing" /> : null}>
       <Descriptions
         column={1}
         bordered

@@ -1,17 +1,14 @@
 import { useState } from 'react';
 import dynamic from 'next/dynamic';
-import { Button, Flex, Spin } from 'antd';
+import { Button, Flex } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
+import { LoadingStatus } from '@/features/shell/components/loading-status';
 
 // The table (antd Table, Select, pagination) and the dialog weigh ~110 kB gzipped: they load
 // after the page so that its first load stays within the budget.
 const UsersList = dynamic(() => import('./users-list'), {
   ssr: false,
-  loading: () => (
-    <Flex justify="center" style={{ padding: 48 }}>
-      <Spin aria-label="Loading users" />
-    </Flex>
-  ),
+  loading: () => <LoadingStatus label="Loading users" padding={48} />,
 });
 const InviteUsersDialog = dynamic(() => import('./invite-users-dialog'), { ssr: false });
 
