@@ -1,7 +1,8 @@
 /**
  * Requests/s and p99 latency of an authenticated GET /api/v1/users/me/ on the real API (embedded
  * defaults, fresh data directory) against a bare Fastify route, in the same run, each server in its
- * own process. Rounds alternate between the two, so that a slow spell of the machine hits both,
+ * own process, and the same bare server holding the API contract's whole route table as well
+ * (what the size of the route table alone costs). Rounds alternate between them, so that a slow spell of the machine hits both,
  * and the ratio is taken per round. Where the machine has two cores or more and `taskset` exists,
  * the server under load gets core 0 and the load generator core 1, so neither takes the other's.
  * It also reports the server's own CPU time per request (from /proc), which does not depend on how
@@ -15,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { ROUTES } from '@hdp/contract';
 import { repoRoot, startProcess, stop } from '../support/servers';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -63,6 +65,7 @@ const password = 'bench-admin-password';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 const accessLog = process.env.ACCESS_LOG ?? '(default)';
 const bare = await startProcess(['--import', 'tsx', path.join(here, 'bare-server.ts')], here, { PORT: '0' }, /BARE listening (\d+)/);
+const bareRoutes = await startProcess(['--import', 'tsx', path.join(here, 'bare-server.ts')], here, { PORT: '0', ROUTE_TABLE: 'contract' }, /BARE listening (\d+)/);
 const apiPort = 18_000 + Math.floor(Math.random() * 1000);
 const api = await startProcess(
   ['--import', 'tsx', 'src/main.ts'],
@@ -71,7 +74,7 @@ const api = await startProcess(
   /API listening on http:\/\/127\.0\.0\.1:(\d+)/,
 );
 try {
-  const pinned = pin(bare.child.pid!, 0) && pin(api.child.pid!, 0) && pin(process.pid, 1);
+  const pinned = pin(bare.child.pid!, 0) && pin(bareRoutes.child.pid!, 0) && pin(api.child.pid!, 0) && pin(process.pid, 1);
   const tokenResponse = await fetch(`http://127.0.0.1:${api.port}/api/v1/auth/token/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -80,14 +83,20 @@ try {
   const { id_token } = (await tokenResponse.json()) as { id_token: string };
   const auth = { authorization: `Bearer ${id_token}` };
   const bareUrl = `http://127.0.0.1:${bare.port}/api/v1/users/me/`;
+  const bareRoutesUrl = `http://127.0.0.1:${bareRoutes.port}/api/v1/users/me/`;
   const apiUrl = `http://127.0.0.1:${api.port}/api/v1/users/me/`;
-  // Warm both up (JIT, caches) before measuring.
+  // Warm them up (JIT, caches) before measuring.
   await autocannon({ url: bareUrl, connections, duration: 3 });
+  await autocannon({ url: bareRoutesUrl, connections, duration: 3 });
   await autocannon({ url: apiUrl, connections, duration: 3, headers: auth });
 
-  const results: { bare: Round; api: Round }[] = [];
+  const results: { bare: Round; bareRoutes: Round; api: Round }[] = [];
   for (let round = 0; round < rounds; round += 1) {
-    results.push({ bare: await load(bareUrl, {}, bare.child.pid!), api: await load(apiUrl, auth, api.child.pid!) });
+    results.push({
+      bare: await load(bareUrl, {}, bare.child.pid!),
+      bareRoutes: await load(bareRoutesUrl, {}, bareRoutes.child.pid!),
+      api: await load(apiUrl, auth, api.child.pid!),
+    });
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -100,11 +109,16 @@ try {
       `API LOG_LEVEL=${logLevel} ACCESS_LOG=${accessLog}, ${pinned ? 'server on core 0, load generator on core 1' : 'not pinned to cores'}\n`,
   );
   process.stdout.write(`${row('bare Fastify', results.map((r) => r.bare))}\n`);
+  process.stdout.write(`${row('bare Fastify, contract routes', results.map((r) => r.bareRoutes))}\n`);
   process.stdout.write(`${row('platform API (authenticated)', results.map((r) => r.api))}\n`);
   process.stdout.write(`ratio per round (API / bare, requests/s): ${ratios.map((r) => r.toFixed(2)).join(' ')}\n`);
   process.stdout.write(`ratio, median of rounds: ${median(ratios).toFixed(2)}  (goal >= 0.80)\n`);
+  const tableRatio = median(results.map((r) => r.bareRoutes.rps / r.bare.rps));
+  const apiVsTable = median(results.map((r) => r.api.rps / r.bareRoutes.rps));
+  process.stdout.write(`the same bare server with the contract's ${Object.keys(ROUTES).length} routes / bare: ${tableRatio.toFixed(2)}; API / that server: ${apiVsTable.toFixed(2)} (medians)\n`);
 } finally {
   await stop(bare.child);
+  await stop(bareRoutes.child);
   await stop(api.child);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
