@@ -43,7 +43,7 @@ describe('QueryWorkspace', { timeout: 20_000 }, () => {
       return { status: 404, body: { detail: 'Not found' } };
     });
     renderWorkspace();
-    expect(screen.getByRole('status')).toHaveTextContent('Edited');
+    expect(screen.getByText('Edited')).toHaveAttribute('role', 'status');
     expect(screen.getByRole('heading', { name: 'New query' })).toBeInTheDocument();
     const run = screen.getByRole('button', { name: 'Run' });
     await waitFor(() => expect(run).toBeEnabled());
