@@ -1,3 +1,5 @@
+// First: see the module for why it must come before anything else.
+import './runtime/stable-tick-shapes';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { DataDirLockedError } from './db/data-dir-lock';
