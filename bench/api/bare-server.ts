@@ -1,6 +1,9 @@
 // A bare Fastify server answering the same path with a same-sized JSON body: the baseline. With
 // ROUTE_TABLE=contract it also registers every other route of the API contract (same methods and
-// paths, answering the same body), to show what the size of the route table alone costs.
+// paths, answering the same body), to show what the size of the route table alone costs. It keeps
+// a nextTick entry alive as the API does (see that module), so that neither side of the comparison
+// is slowed at random by megamorphic tick caches.
+import '../../apps/api/src/runtime/stable-tick-shapes';
 import Fastify from 'fastify';
 import { ROUTES } from '@hdp/contract';
 

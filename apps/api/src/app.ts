@@ -25,7 +25,8 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     loggerInstance: services.logger,
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
-    requestIdHeader: 'x-request-id',
+    // Off: Fastify would take the caller's header as it is; genReqId checks it first.
+    requestIdHeader: false,
     // One log line per request (on response) instead of Fastify's two: half the log volume.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyRequestLogger,

@@ -80,6 +80,15 @@ describe('error bodies', () => {
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("replaces a caller's request id that does not look like one", async () => {
+    for (const incoming of ['short', 'has spaces in it', `x${'a'.repeat(200)}`, 'quote"and\\backslash']) {
+      const response = await t.request({ method: 'GET', url: '/healthz', headers: { 'x-request-id': incoming } });
+      expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const sane = await t.request({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'proxy-1234:abcd.ef_9' } });
+    expect(sane.headers['x-request-id']).toBe('proxy-1234:abcd.ef_9');
+  });
+
   it('sends the API security headers on every answer, errors included, and page headers on Swagger UI only', async () => {
     const apiHeaders = {
       'cache-control': 'no-store',
