@@ -6,7 +6,7 @@ import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zo
 import { responseSerializerCompiler } from './http/response-serializer';
 import type { AppServices } from './app-services';
 import { registerErrorHandling } from './http/error-handler';
-import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from './http/security-headers';
+import { apiSecurityHeaders, PAGE_SECURITY_HEADERS } from './http/security-headers';
 import { registerAuthentication } from './http/authenticate';
 import { registerAccessLog } from './http/access-log';
 import { lazyRequestLogger } from './http/request-logger';
@@ -39,8 +39,9 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   services.queryWorker.log = app.log;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
+  const securityHeaders = apiSecurityHeaders(config.publicUrl);
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(API_SECURITY_HEADERS);
+    for (const [name, value] of securityHeaders) reply.header(name, value);
     reply.header('x-request-id', request.id);
     done();
   });

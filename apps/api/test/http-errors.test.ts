@@ -94,7 +94,6 @@ describe('error bodies', () => {
       'cache-control': 'no-store',
       'content-security-policy': "frame-ancestors 'none'",
       'cross-origin-resource-policy': 'same-site',
-      'strict-transport-security': 'max-age=31536000; includeSubDomains',
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
     };
@@ -102,6 +101,8 @@ describe('error bodies', () => {
       const response = await t.request({ method: 'GET', url });
       expect(response.headers).toMatchObject(apiHeaders);
       expect(response.headers['referrer-policy']).toBeUndefined();
+      // Served over plain HTTP (the test app's public URL): HSTS would be ignored, and is not sent.
+      expect(response.headers['strict-transport-security']).toBeUndefined();
     }
     const page = await t.request({ method: 'GET', url: '/api/v1/docs/' });
     expect(page.statusCode).toBe(200);
@@ -109,6 +110,19 @@ describe('error bodies', () => {
     expect(page.headers).toMatchObject({ 'referrer-policy': 'no-referrer', 'cross-origin-opener-policy': 'same-origin', 'x-content-type-options': 'nosniff' });
     // Public, static answers may be cached.
     expect((await t.request({ method: 'GET', url: '/.well-known/jwks.json' })).headers['cache-control']).toBe('public, max-age=300');
+  });
+
+  it('sends HSTS on every answer where the public URL is HTTPS', async () => {
+    const served = await startTestApp({ PUBLIC_URL: 'https://api.example.org' });
+    try {
+      for (const url of ['/healthz', '/api/v1/users/me/', '/api/v1/nothing-here/']) {
+        const response = await served.request({ method: 'GET', url });
+        expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+        expect(response.headers['x-frame-options']).toBe('DENY');
+      }
+    } finally {
+      await served.close();
+    }
   });
 
   it('answers the health routes', async () => {
