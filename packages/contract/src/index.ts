@@ -12,3 +12,4 @@ export * from './schemas/audit';
 export * from './schemas/documents';
 export * from './schemas/data-explorer';
 export * from './schemas/cohorts';
+export * from './schemas/workbenches';

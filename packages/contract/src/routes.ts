@@ -18,6 +18,18 @@ import {
   QueryUpdate,
   SavedQuery,
 } from './schemas/data-explorer';
+import {
+  AcceleratorTypeList,
+  MachineTypeList,
+  NotebookEnvironmentList,
+  Workbench,
+  WorkbenchCreate,
+  WorkbenchList,
+  WorkbenchListQuery,
+  WorkbenchSubmittedWithErrors,
+  WorkbenchUpdate,
+  ZoneList,
+} from './schemas/workbenches';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -38,8 +50,8 @@ export interface RouteContract {
   params?: z.ZodObject;
   querystring?: z.ZodObject;
   body?: z.ZodType;
-  /** Success responses by status; errors always use the error body. */
-  responses?: Partial<Record<200 | 201 | 202 | 204, z.ZodType>>;
+  /** Success responses by status; errors use the error body, except a documented 418 (stored with errors). */
+  responses?: Partial<Record<200 | 201 | 202 | 204 | 418, z.ZodType>>;
   /** A call the platform adds to those of spec §7 (identity, invitations, verification, ...). */
   beyondSpec?: true;
   /** The body is a multipart form or the response a file: no JSON schema applies. */
@@ -242,41 +254,48 @@ export const ROUTES = {
   // Workbenches
   listWorkbenches: {
     method: 'GET', path: '/api/v1/workbenches/', tag: 'workbenches', access: { permission: 'workbenches:list' },
-    summary: 'List workbenches', querystring: ListQuery.pick({ skip: true, limit: true, search: true }),
+    summary: 'List the workbenches the caller is a member of (an ADMIN: all)', querystring: WorkbenchListQuery,
+    responses: { 200: WorkbenchList },
   },
   createWorkbench: {
     method: 'POST', path: '/api/v1/workbenches/', tag: 'workbenches', access: { permission: 'workbenches:create' },
-    summary: 'Create a workbench (body workbenchCreate)',
+    summary: 'Create a workbench (body workbenchCreate); 418 when part of it was refused',
+    body: WorkbenchCreate, responses: { 201: Workbench, 418: WorkbenchSubmittedWithErrors },
   },
   getWorkbench: {
     method: 'GET', path: '/api/v1/workbenches/{workbenchId}/', tag: 'workbenches',
     access: { permission: 'workbenches:read' }, summary: 'One workbench', params: p(workbench),
+    responses: { 200: Workbench },
   },
   updateWorkbench: {
     method: 'PUT', path: '/api/v1/workbenches/{workbenchId}/', tag: 'workbenches',
-    access: { permission: 'workbenches:update' }, summary: 'Update a workbench (body workbenchUpdate)', params: p(workbench),
+    access: { permission: 'workbenches:update' }, summary: 'Update a workbench (body workbenchUpdate); 409 on a stale version, 418 when part of it was refused',
+    params: p(workbench), body: WorkbenchUpdate, responses: { 200: Workbench, 418: WorkbenchSubmittedWithErrors },
   },
   deleteWorkbench: {
     method: 'DELETE', path: '/api/v1/workbenches/{workbenchId}/', tag: 'workbenches',
-    access: { permission: 'workbenches:delete' }, summary: 'Delete a workbench', params: p(workbench),
+    access: { permission: 'workbenches:delete' }, summary: 'Delete a workbench and its files; 409 while a notebook runs', params: p(workbench),
+    responses: { 204: z.null() },
   },
   listWorkbenchZones: {
     method: 'GET', path: '/api/v1/workbenches/{workbenchId}/zones/', tag: 'workbenches',
     access: { permission: 'workbenches:read' }, summary: 'Zones a notebook can run in', params: p(workbench),
+    responses: { 200: ZoneList },
   },
   listMachineTypes: {
     method: 'GET', path: '/api/v1/workbenches/{workbenchId}/zone/{zone}/machine-types/', tag: 'workbenches',
     access: { permission: 'workbenches:read' }, summary: 'Machine types in a zone',
-    params: p({ ...workbench, zone: z.string().max(64) }),
+    params: p({ ...workbench, zone: z.string().max(64) }), responses: { 200: MachineTypeList },
   },
   listAcceleratorTypes: {
     method: 'GET', path: '/api/v1/workbenches/{workbenchId}/zone/{zone}/accelerator-types/', tag: 'workbenches',
     access: { permission: 'workbenches:read' }, summary: 'Accelerator types in a zone',
-    params: p({ ...workbench, zone: z.string().max(64) }),
+    params: p({ ...workbench, zone: z.string().max(64) }), responses: { 200: AcceleratorTypeList },
   },
   listEnvironments: {
     method: 'GET', path: '/api/v1/workbenches/{workbenchId}/environments/', tag: 'workbenches',
     access: { permission: 'workbenches:read' }, summary: 'Notebook environments', params: p(workbench),
+    responses: { 200: NotebookEnvironmentList },
   },
 
   // Notebooks
