@@ -2,12 +2,17 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { aUser, fakeApi, renderWithStore } from '../test-support';
-import { INVITATION_TOKEN_KEY } from '../invitation-token';
-import { AcceptInvitationPage, EXTERNAL_SIGN_IN_KEY, INCOMPLETE_LINK } from './accept-invitation-page';
+import { EXTERNAL_SIGN_IN_KEY, INVITATION_TOKEN_KEY } from '../invitation-token';
+import { AcceptInvitationPage, INCOMPLETE_LINK, NO_ORGANISATION_SIGN_IN } from './accept-invitation-page';
 
 const useSession = vi.fn();
 const signIn = vi.fn();
-vi.mock('next-auth/react', () => ({ useSession: () => useSession(), signIn: (...args: unknown[]) => signIn(...args) }));
+const getProviders = vi.fn();
+vi.mock('next-auth/react', () => ({
+  useSession: () => useSession(),
+  signIn: (...args: unknown[]) => signIn(...args),
+  getProviders: () => getProviders(),
+}));
 
 const TOKEN = 'tok_abcdefghijklmnopqrstuvwxyz012345';
 const INVALID = 'This invitation is no longer valid. Ask an administrator to send a new one.';
@@ -27,6 +32,7 @@ describe('the accept-invitation page', { timeout: 20_000 }, () => {
     window.sessionStorage.clear();
     useSession.mockReturnValue({ data: null, status: 'unauthenticated' });
     signIn.mockReset();
+    getProviders.mockResolvedValue({ credentials: { id: 'credentials' }, oidc: { id: 'oidc' } });
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -53,6 +59,16 @@ describe('the accept-invitation page', { timeout: 20_000 }, () => {
     openLink('');
     renderWithStore(<AcceptInvitationPage />);
     expect(await screen.findByText(INCOMPLETE_LINK)).toBeInTheDocument();
+  });
+
+  it("opened without a token, does not show the invitation last opened in this tab", async () => {
+    const calls = fakeApi(() => ({ body: info('LOCAL') }));
+    window.sessionStorage.setItem(INVITATION_TOKEN_KEY, TOKEN);
+    openLink('');
+    renderWithStore(<AcceptInvitationPage />);
+    expect(await screen.findByText(INCOMPLETE_LINK)).toBeInTheDocument();
+    expect(screen.queryByText('Nora Newcomer')).toBeNull();
+    expect(calls).toHaveLength(0);
   });
 
   it('checks the password length and the confirmation before accepting a local invitation', async () => {
@@ -110,6 +126,15 @@ describe('the accept-invitation page', { timeout: 20_000 }, () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Sign in with your organisation to accept' }));
     expect(signIn).toHaveBeenCalledWith('oidc', { callbackUrl: '/accept-invitation' });
     expect(window.sessionStorage.getItem(EXTERNAL_SIGN_IN_KEY)).toBe(TOKEN);
+  });
+
+  it('says what to do when an external invitation meets a platform without organisation sign-in', async () => {
+    getProviders.mockResolvedValue({ credentials: { id: 'credentials' } });
+    fakeApi(() => ({ body: info('EXTERNAL') }));
+    openLink(`#token=${TOKEN}`);
+    renderWithStore(<AcceptInvitationPage />);
+    expect(await screen.findByText(NO_ORGANISATION_SIGN_IN)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Sign in with your organisation to accept' })).toBeNull();
   });
 
   it("back from the identity provider, accepts with the provider's id token", async () => {

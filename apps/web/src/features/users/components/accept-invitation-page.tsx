@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import Head from 'next/head';
 import dynamic from 'next/dynamic';
-import { signIn, useSession } from 'next-auth/react';
+import { getProviders, signIn, useSession } from 'next-auth/react';
 import { Alert, Button } from 'antd';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { BRAND } from '@/config/brand';
@@ -10,16 +10,33 @@ import { AuthCard } from '@/features/auth/components/auth-card';
 import { SIGN_IN_PATH } from '@/features/auth/sign-in-urls';
 import { detailOf } from '@/lib/errors/api-error-handler';
 import { useAcceptInvitationMutation, useInspectInvitationQuery } from '../api/invitations';
-import { forgetInvitationToken, takeInvitationToken } from '../invitation-token';
+import { EXTERNAL_SIGN_IN_KEY, forgetInvitationToken, takeInvitationToken } from '../invitation-token';
 import { LoadingStatus } from '@/features/shell/components/loading-status';
 
 // Shown only once the link checks out; the form code loads meanwhile, keeping the first load light.
 const LocalPasswordForm = dynamic(() => import('./local-password-form'), { ssr: false, loading: () => <LoadingStatus label="Loading the form" /> });
 
-/** Set while the invited person is away signing in with their identity provider. */
-export const EXTERNAL_SIGN_IN_KEY = 'hdp.invitation-external-sign-in';
 export const OIDC_PROVIDER_ID = 'oidc';
 export const INCOMPLETE_LINK = 'This invitation link is incomplete. Open the link from your e-mail again.';
+export const NO_ORGANISATION_SIGN_IN =
+  "Sign-in with your organisation is not set up on this platform yet, so this invitation cannot be accepted now. Ask the administrator who invited you to set it up, or to invite you again with a password of your own.";
+
+/** Whether the identity provider of external invitations is configured; undefined while asking. */
+function useOrganisationSignIn(needed: boolean): boolean | undefined {
+  const [available, setAvailable] = useState<boolean | undefined>(undefined);
+  useEffect(() => {
+    if (!needed) return;
+    let current = true;
+    getProviders()
+      .then((providers) => current && setAvailable(Boolean(providers?.[OIDC_PROVIDER_ID])))
+      // Unknown: let the person try; the provider's own page says what went wrong.
+      .catch(() => current && setAvailable(true));
+    return () => {
+      current = false;
+    };
+  }, [needed]);
+  return available;
+}
 
 function failureText(error: unknown, fallback: string): string {
   return detailOf((error as FetchBaseQueryError | undefined)?.data) ?? fallback;
@@ -42,6 +59,7 @@ export function AcceptInvitationPage() {
 
   const info = inspection.data;
   const accepted = acceptance.isSuccess;
+  const organisationSignIn = useOrganisationSignIn(info?.user_source === 'EXTERNAL');
   useEffect(() => {
     if (accepted) forgetInvitationToken();
   }, [accepted]);
@@ -103,12 +121,15 @@ export function AcceptInvitationPage() {
             refusal={refusal}
             onSubmit={(password) => void accept({ token, password })}
           />
+        ) : organisationSignIn === false ? (
+          <Alert type="warning" showIcon title={NO_ORGANISATION_SIGN_IN} />
         ) : (
           <>
             {refusal ? <Alert type="error" showIcon title={refusal} style={{ width: '100%' }} /> : null}
             <Button
               type="primary"
               block
+              disabled={organisationSignIn === undefined}
               loading={acceptance.isLoading}
               onClick={() => {
                 window.sessionStorage.setItem(EXTERNAL_SIGN_IN_KEY, token);
