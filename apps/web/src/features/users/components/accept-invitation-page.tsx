@@ -50,7 +50,12 @@ function failureText(error: unknown, fallback: string): string {
 export function AcceptInvitationPage() {
   // undefined until read in the browser (the fragment is not sent to the server).
   const [token, setToken] = useState<string | null | undefined>(undefined);
-  useEffect(() => setToken(takeInvitationToken()), []);
+  // Taken once per page: the link's fragment is gone after the first take (effects may run twice).
+  const taken = useRef<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (taken.current === undefined) taken.current = takeInvitationToken();
+    setToken(taken.current);
+  }, []);
 
   const inspection = useInspectInvitationQuery(token ?? '', { skip: !token });
   const [accept, acceptance] = useAcceptInvitationMutation();
