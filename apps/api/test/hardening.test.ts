@@ -262,6 +262,12 @@ describe('finding 12: refusals made before any route runs', () => {
     expect(response.headers).toMatchObject(SECURITY_HEADERS);
   });
 
+  it('bad percent-encoding in the query string: 400 with a detail, as in the path', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/v1/users/me/?x=%ED%A0%80', token: rita.token });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ detail: 'query: part of the query string is not well-formed percent-encoding (of UTF-8 text)' });
+  });
+
   it.each([
     // `execute` is also a valid value of `/queries/{queryId}/`, which takes PATCH and DELETE.
     ['HEAD', '/api/v1/queries/execute/', 'DELETE, PATCH, POST'],

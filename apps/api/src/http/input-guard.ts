@@ -43,6 +43,23 @@ export function findTextProblem(input: unknown, where: string): string | undefin
   return undefined;
 }
 
+/**
+ * The query string's parser keeps a value whose percent-encoding is not UTF-8 as the raw text,
+ * where the path's router refuses it: refused here too, so both say the same.
+ */
+function queryEncodingProblem(url: string): string | undefined {
+  const start = url.indexOf('?');
+  if (start < 0 || !url.includes('%', start)) return undefined;
+  for (const piece of url.slice(start + 1).split('&')) {
+    try {
+      decodeURIComponent(piece);
+    } catch {
+      return 'query: part of the query string is not well-formed percent-encoding (of UTF-8 text)';
+    }
+  }
+  return undefined;
+}
+
 /** How deeply arrays and objects nest in a parsed JSON value (a scalar is 0), counted without recursion. */
 export function jsonDepth(input: unknown, stopAbove = Infinity): number {
   let deepest = 0;
@@ -85,7 +102,10 @@ export function registerInputGuard(app: FastifyInstance): void {
   });
   app.addHook('preValidation', (request, _reply, done) => {
     const problem =
-      findTextProblem(request.params, 'path') ?? findTextProblem(request.query, 'query') ?? findTextProblem(request.body, 'body');
+      findTextProblem(request.params, 'path') ??
+      queryEncodingProblem(request.url) ??
+      findTextProblem(request.query, 'query') ??
+      findTextProblem(request.body, 'body');
     done(problem ? badRequest(problem) : undefined);
   });
 }
