@@ -319,6 +319,17 @@ describe('finding 12: refusals made before any route runs', () => {
       expect(answer.headers).toContain('cache-control: no-store');
     });
 
+    it('a multipart file cut short, sent over the network: 400 every time', async () => {
+      const body = '--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello';
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(`http://127.0.0.1:${port}/api/v1/documents/`, {
+          method: 'POST', headers: { authorization: `Bearer ${rita.token}`, 'content-type': 'multipart/form-data; boundary=x' }, body,
+        });
+        expect(response.status).toBe(400);
+        expect(((await response.json()) as { detail: string }).detail).toMatch(/^body: the multipart\/form-data body is malformed/);
+      }
+    });
+
     it('a request that is not HTTP (an unknown method): 400 with a detail', async () => {
       const answer = await raw('BREW /api/v1/users/ HTTP/1.1\r\nHost: x\r\n\r\n');
       expect(answer.status).toBe(400);

@@ -5,7 +5,7 @@ import { LIMITS } from '@hdp/contract';
 import type { AppServices } from '../app-services';
 import { appendAuditEntry, recordAuditEvent, type AuditContext } from '../audit/audit-trail';
 import { ApiError, badRequest } from '../http/api-error';
-import { MALFORMED_MULTIPART } from '../http/input-guard';
+import { isMultipartBodyError, MALFORMED_MULTIPART } from '../http/input-guard';
 import type { UserRow } from '../users/user-repository';
 import { checkContentType } from './content-type';
 import { documentRepository, type DocumentWithOwner } from './document-repository';
@@ -55,7 +55,7 @@ export async function uploadDocument(
   // A body cut short or garbled fails the file stream itself (perhaps before this point): the
   // client's fault, not the store's.
   const temporary = await documentStore.receive(key, part.file, meter).catch((error: unknown) => {
-    throw part.file.errored && error === part.file.errored ? badRequest(MALFORMED_MULTIPART) : error;
+    throw isMultipartBodyError(part, error) ? badRequest(MALFORMED_MULTIPART) : error;
   });
 
   const refuse = async (status: number, detail: string, reason: string) => {

@@ -141,6 +141,7 @@ export function registerMultipartGuard(app: FastifyInstance): void {
       } catch (error) {
         throw isBusboyError(error) ? badRequest(MALFORMED_MULTIPART) : error;
       }
+      part?.file.on('error', (error) => bodyStreamErrors.add(error));
       const problem = part && multipartProblem(part);
       if (problem) {
         part!.file.resume();
@@ -151,6 +152,13 @@ export function registerMultipartGuard(app: FastifyInstance): void {
     done();
   });
 }
+
+/** Errors a multipart file stream raised itself (the body was malformed or cut short), not its reader. */
+const bodyStreamErrors = new WeakSet<object>();
+
+/** Whether reading `part` failed because of the body the client sent (then a 400), rather than on our side. */
+export const isMultipartBodyError = (part: MultipartFile, error: unknown) =>
+  error instanceof Object && (error === part.file.errored || bodyStreamErrors.has(error));
 
 /** Errors of the multipart parser itself: plain errors without an HTTP status (the plugin's own carry one). */
 export const isBusboyError = (error: unknown) =>
