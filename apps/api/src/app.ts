@@ -6,6 +6,8 @@ import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zo
 import { responseSerializerCompiler } from './http/response-serializer';
 import type { AppServices } from './app-services';
 import { registerErrorHandling } from './http/error-handler';
+import { clientErrorHandler, registerUnmatchedRoutes, routerErrorHandler } from './http/framework-errors';
+import { registerInputGuard } from './http/input-guard';
 import { apiSecurityHeaders, PAGE_SECURITY_HEADERS } from './http/security-headers';
 import { registerAuthentication } from './http/authenticate';
 import { registerAccessLog } from './http/access-log';
@@ -16,15 +18,21 @@ import { registerWellKnownRoutes } from './routes/auth/well-known-routes';
 
 /** Request ids: a caller's own (from a proxy) when it looks sane, a fresh UUID otherwise. */
 const REQUEST_ID = /^[\w.:-]{8,128}$/;
+/** The longest path parameter the router accepts (ids are 36 characters, an email up to 254). */
+const MAX_PARAM_LENGTH = 320;
 
 
 /** Builds the API around services that are already open. The caller listens and closes. */
 export async function buildApp(services: AppServices): Promise<FastifyInstance> {
   const { config } = services;
+  const securityHeaders = apiSecurityHeaders(config.publicUrl);
   const app = Fastify({
     loggerInstance: services.logger,
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: routerErrorHandler(securityHeaders, MAX_PARAM_LENGTH),
+    clientErrorHandler: clientErrorHandler(securityHeaders),
     // Off: Fastify would take the caller's header as it is; genReqId checks it first.
     requestIdHeader: false,
     // One log line per request (on response) instead of Fastify's two: half the log volume.
@@ -39,13 +47,14 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   services.queryWorker.log = app.log;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
-  const securityHeaders = apiSecurityHeaders(config.publicUrl);
   app.addHook('onRequest', (request, reply, done) => {
     for (const [name, value] of securityHeaders) reply.header(name, value);
     reply.header('x-request-id', request.id);
     done();
   });
   registerAccessLog(app, services);
+  registerInputGuard(app);
+  registerUnmatchedRoutes(app);
 
   await app.register(swagger, {
     openapi: {

@@ -36,6 +36,7 @@ const EnvSchema = z.object({
   OIDC_AUDIENCE: z.string().optional(),
   OIDC_JWKS_URI: z.url().optional(),
   OIDC_ALGORITHMS: z.string().default('RS256,ES256'),
+  OIDC_MAX_TOKEN_LIFETIME_SECONDS: z.coerce.number().int().positive().default(3600),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   WEB_URL: z.url().default('http://localhost:3000'),
   INVITATION_TTL_DAYS: z.coerce.number().positive().max(90).default(LIMITS.defaultInvitationTtlDays),
@@ -63,6 +64,8 @@ const EnvSchema = z.object({
 export interface ExternalIssuerConfig {
   issuer: string;
   audience: string;
+  /** The longest lifetime (`exp` − `iat`) accepted on this issuer's tokens. */
+  maxTokenLifetimeSeconds: number;
   jwksUri?: string;
   algorithms: string[];
 }
@@ -136,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? {
           issuer: e.OIDC_ISSUER,
           audience: e.OIDC_AUDIENCE!,
+          maxTokenLifetimeSeconds: e.OIDC_MAX_TOKEN_LIFETIME_SECONDS,
           jwksUri: e.OIDC_JWKS_URI,
           algorithms: e.OIDC_ALGORITHMS.split(',').map((a) => a.trim()).filter(Boolean),
         }

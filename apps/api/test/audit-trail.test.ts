@@ -125,6 +125,29 @@ describe('hdp audit verify', () => {
     }
   });
 
+  it('verifies entries with deeply nested details and unpaired surrogates, in a fresh process with a small stack', async () => {
+    const { env, cleanUp } = await commandLineEnvironment();
+    try {
+      const opened = await openServices(loadConfig(env));
+      await createUser(opened.services.db, { email: 'a@example.org', roles: ['ADMIN'], password: TEST_PASSWORD }, 'test');
+      // Details as deep as the audit log held before bodies were limited: re-hashing them must not need the stack.
+      let deep: unknown = 1;
+      for (let i = 0; i < 3000; i++) deep = { a: deep };
+      await recordAuditEvent(opened.services.db, { actorEmail: 'a@example.org' }, {
+        eventType: 'QUERY_EXECUTED', outcome: 'SUCCESS', message: 'deep', details: { query: deep },
+      });
+      // What the database stores for an unpaired surrogate (U+FFFD) is what is hashed.
+      await recordAuditEvent(opened.services.db, { actorEmail: 'a@example.org' }, {
+        eventType: 'COHORT_UPDATED', outcome: 'SUCCESS', message: 'renamed to "a\ud800b"', details: { name: 'a\udc00\u0000', ['k\ud800']: 1 },
+      });
+      await opened.close();
+      const { stdout } = await run(process.execPath, ['--stack-size=250', '--import', 'tsx', 'src/cli/hdp.ts', 'audit', 'verify'], { cwd: API_DIR, env });
+      expect(stdout).toContain('Audit chain intact: 4 entries verified (up to entry 4).');
+    } finally {
+      await cleanUp();
+    }
+  });
+
   it('says the chain is intact when it is', async () => {
     const { env, cleanUp } = await commandLineEnvironment();
     try {

@@ -7,6 +7,11 @@ export const LIMITS = {
   /** The most rules (and groups) one data-explorer query tree may hold, and how deep groups may nest. */
   queryMaxRules: 200,
   queryMaxDepth: 8,
+  /**
+   * How deeply objects and arrays may nest in any JSON body, checked before validation. A query
+   * tree 8 groups deep with a structured rule value needs about 20.
+   */
+  jsonMaxDepth: 32,
   /** The default time limit of one query run, in milliseconds (configurable on the server). */
   defaultQueryTimeoutMs: 30_000,
   /** The largest page a list returns. */

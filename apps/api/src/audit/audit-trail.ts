@@ -30,16 +30,80 @@ const AUDIT_CHAIN_LOCK_KEY = 72_410_002;
 type AuditRow = typeof auditLog.$inferSelect;
 type HashedFields = Omit<AuditRow, 'hash'>;
 
-/** JSON with object keys sorted, so that a value hashes the same after a round trip through jsonb. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+/**
+ * A string as the database will keep it: an unpaired surrogate becomes U+FFFD (what PostgreSQL
+ * stores for it anyway) and U+0000, which text and jsonb refuse, becomes U+FFFD too. Applied to
+ * every string before an entry is hashed and stored, so the hash covers exactly what is kept;
+ * strings read back from the database are unchanged by it, so stored entries hash as before.
+ */
+export const storableText = (text: string) => text.toWellFormed().replaceAll('\u0000', '\uFFFD');
+
+/** A piece of output already serialised, on the serialiser's work stack among values still to serialise. */
+class Emit {
+  constructor(readonly text: string) {}
+}
+const COMMA = new Emit(',');
+const CLOSE_ARRAY = new Emit(']');
+const CLOSE_OBJECT = new Emit('}');
+
+/**
+ * JSON with object keys sorted and strings made storable, so that a value hashes the same after
+ * a round trip through jsonb. Built with an explicit work stack, not recursion: any entry already
+ * in the chain can be hashed again however deep its details, whatever the process's stack.
+ */
+export function canonicalJson(root: unknown): string {
+  const out: string[] = [];
+  const work: unknown[] = [root];
+  while (work.length > 0) {
+    const value = work.pop();
+    if (value instanceof Emit) {
+      out.push(value.text);
+    } else if (typeof value === 'string') {
+      out.push(JSON.stringify(storableText(value)));
+    } else if (Array.isArray(value)) {
+      out.push('[');
+      work.push(CLOSE_ARRAY);
+      for (let i = value.length - 1; i >= 0; i--) {
+        work.push(i in value ? (value[i] ?? null) : new Emit(''));
+        if (i > 0) work.push(COMMA);
+      }
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      out.push('{');
+      work.push(CLOSE_OBJECT);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, v] = entries[i]!;
+        work.push(v);
+        work.push(new Emit(`${JSON.stringify(storableText(key))}:`));
+        if (i > 0) work.push(COMMA);
+      }
+    } else {
+      out.push(JSON.stringify(value ?? null));
+    }
   }
-  return JSON.stringify(value ?? null);
+  return out.join('');
+}
+
+/** A deep copy of audit details with every string and key made storable (see `storableText`), without recursion. */
+function storableDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  const work: { from: unknown; into: Record<string, unknown> | unknown[] }[] = [{ from: details, into: root }];
+  const copy = (value: unknown): unknown => {
+    if (typeof value === 'string') return storableText(value);
+    if (value instanceof Date) return value.toISOString();
+    if (value === null || typeof value !== 'object') return value;
+    const into: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
+    work.push({ from: value, into });
+    return into;
+  };
+  while (work.length > 0) {
+    const { from, into } = work.pop()!;
+    if (Array.isArray(from)) for (const item of from) (into as unknown[]).push(copy(item));
+    else for (const [key, value] of Object.entries(from as Record<string, unknown>)) (into as Record<string, unknown>)[storableText(key)] = copy(value);
+  }
+  return root;
 }
 
 /** The hash of one entry: its fields, in a fixed order, and the previous entry's hash. */
@@ -63,6 +127,8 @@ export function hashAuditEntry(entry: HashedFields): string {
   return createHash('sha256').update(canonicalJson(fields)).digest('hex');
 }
 
+const storableOrNull = (text: string | null | undefined) => (text == null ? null : storableText(text));
+
 /**
  * Appends one entry inside the caller's transaction, so the entry commits or rolls back with
  * the change it records. Returns the entry's sequence number.
@@ -78,16 +144,16 @@ export async function appendAuditEntry(tx: DbOrTx, context: AuditContext, event:
     seq: (last?.seq ?? 0) + 1,
     occurredAt: new Date(),
     actorId: context.actorId ?? null,
-    actorEmail: context.actorEmail ?? null,
+    actorEmail: storableOrNull(context.actorEmail),
     eventType: event.eventType,
-    resourceType: event.resourceType ?? null,
-    resourceId: event.resourceId ?? null,
+    resourceType: storableOrNull(event.resourceType),
+    resourceId: storableOrNull(event.resourceId),
     outcome: event.outcome,
-    message: event.message,
-    clientAddress: context.clientAddress ?? null,
-    userAgent: context.userAgent ?? null,
-    requestId: context.requestId ?? null,
-    details: event.details ?? {},
+    message: storableText(event.message),
+    clientAddress: storableOrNull(context.clientAddress),
+    userAgent: storableOrNull(context.userAgent),
+    requestId: storableOrNull(context.requestId),
+    details: storableDetails(event.details ?? {}),
     prevHash: last?.hash ?? GENESIS_HASH,
   };
   await tx.insert(auditLog).values({ ...entry, hash: hashAuditEntry(entry) });

@@ -4,7 +4,8 @@ import type { MultipartFile } from '@fastify/multipart';
 import { LIMITS } from '@hdp/contract';
 import type { AppServices } from '../app-services';
 import { appendAuditEntry, recordAuditEvent, type AuditContext } from '../audit/audit-trail';
-import { ApiError } from '../http/api-error';
+import { ApiError, badRequest } from '../http/api-error';
+import { isMultipartBodyError, MALFORMED_MULTIPART } from '../http/input-guard';
 import type { UserRow } from '../users/user-repository';
 import { checkContentType } from './content-type';
 import { documentRepository, type DocumentWithOwner } from './document-repository';
@@ -51,7 +52,11 @@ export async function uploadDocument(
   const key = randomUUID();
   const meter = new UploadMeter();
   const originalName = part.filename.slice(0, 255) || 'unnamed';
-  const temporary = await documentStore.receive(key, part.file, meter);
+  // A body cut short or garbled fails the file stream itself (perhaps before this point): the
+  // client's fault, not the store's.
+  const temporary = await documentStore.receive(key, part.file, meter).catch((error: unknown) => {
+    throw isMultipartBodyError(part, error) ? badRequest(MALFORMED_MULTIPART) : error;
+  });
 
   const refuse = async (status: number, detail: string, reason: string) => {
     await documentStore.discard(temporary);
@@ -68,7 +73,7 @@ export async function uploadDocument(
   if (part.file.truncated) {
     throw await refuse(413, `The file is larger than the limit of ${LIMITS.uploadMaxBytes.toLocaleString('en')} bytes.`, 'too large');
   }
-  const verdict = await checkContentType(meter.head(), part.mimetype, config.documents.allowedTypes);
+  const verdict = await checkContentType(meter.head(), part.mimetype, config.documents.allowedTypes, meter.size);
   if (!verdict.ok) throw await refuse(415, verdict.detail, 'type not accepted');
   const scan = await malwareScanner.scan(temporary).catch(async (error: Error) => {
     throw await refuse(503, 'The malware scanner is not working; the file was not stored. Try again later.', error.message);

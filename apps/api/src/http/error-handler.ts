@@ -41,8 +41,4 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ detail: `Internal server error. Quote request id ${request.id} when reporting it.` });
   });
-
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ detail: `No such route: ${request.method} ${request.url.split('?')[0]}` });
-  });
 }

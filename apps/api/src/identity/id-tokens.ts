@@ -12,6 +12,7 @@ import {
 import { LIMITS } from '@hdp/contract';
 import type { Config, ExternalIssuerConfig } from '../config';
 import { unauthorized } from '../http/api-error';
+import { textProblem } from '../http/input-guard';
 import { SIGNING_ALGORITHM, type SigningKeyStore } from './signing-keys';
 
 /** Who a verified token speaks for. Embedded tokens name the user id; external ones an email. */
@@ -22,6 +23,20 @@ export type VerifiedIdentity =
 /** Tokens are cached once verified, until they expire; a bounded map keeps memory flat. */
 const VERIFIED_CACHE_MAX = 10_000;
 const CLOCK_TOLERANCE_SECONDS = 5;
+/** The form of a platform user id, which an embedded token's `sub` must have. */
+const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Refuses a token that lives longer than its issuer issues them for. `exp` is required (jose
+ * checks it only when present); the lifetime is counted from `iat`, or from now without one.
+ */
+function checkLifetime(payload: JWTPayload, maxSeconds: number): void {
+  if (typeof payload.exp !== 'number') throw unauthorized('The token is not valid here: its "exp" claim is missing or invalid.');
+  const issuedAt = typeof payload.iat === 'number' ? payload.iat : Date.now() / 1000;
+  if (payload.exp - issuedAt > maxSeconds + CLOCK_TOLERANCE_SECONDS) {
+    throw unauthorized(`The token is not valid here: it lives longer than the ${maxSeconds} seconds its issuer allows.`);
+  }
+}
 
 /** Issues the embedded issuer's id tokens and verifies tokens from every trusted issuer. */
 export class IdTokenService {
@@ -80,18 +95,21 @@ export class IdTokenService {
     let identity: VerifiedIdentity;
     if (issuer === this.config.publicUrl) {
       payload = await this.verifyEmbedded(token);
-      if (!payload.sub) throw unauthorized('The token has no subject.');
-      identity = { issuer: 'embedded', userId: payload.sub };
+      checkLifetime(payload, LIMITS.idTokenTtlSeconds);
+      if (typeof payload.sub !== 'string' || !USER_ID.test(payload.sub)) throw unauthorized('The token\'s subject is not a user of this platform.');
+      identity = { issuer: 'embedded', userId: payload.sub.toLowerCase() };
     } else if (this.config.externalIssuer && issuer === this.config.externalIssuer.issuer) {
       payload = await this.verifyExternal(token, this.config.externalIssuer);
+      checkLifetime(payload, this.config.externalIssuer.maxTokenLifetimeSeconds);
       const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : undefined;
       if (!email) throw unauthorized('The token carries no email claim.');
+      if (email.length > 320 || textProblem(email)) throw unauthorized('The email in the token is not a valid address.');
       if (payload.email_verified === false) throw unauthorized('The email in the token is not verified.');
       identity = { issuer: 'external', email };
     } else {
       throw unauthorized('The token was issued by an issuer this platform does not trust.');
     }
-    this.remember(token, identity, (payload.exp ?? 0) * 1000);
+    this.remember(token, identity, payload.exp! * 1000);
     return identity;
   }
 
@@ -115,6 +133,7 @@ export class IdTokenService {
       audience: this.config.tokenAudience,
       algorithms: [SIGNING_ALGORITHM],
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      requiredClaims: ['exp'],
     };
     try {
       return (await jwtVerify(token, this.localKeys, options)).payload;
@@ -136,6 +155,7 @@ export class IdTokenService {
         audience: issuer.audience,
         algorithms: issuer.algorithms,
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        requiredClaims: ['exp'],
       });
       return result.payload;
     } catch (error) {

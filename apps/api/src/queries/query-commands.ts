@@ -124,20 +124,18 @@ export async function requestExecution(
   return execution;
 }
 
-/** Runs an unsaved query now and answers its aggregate results; the run and the count shown are audited. */
+/**
+ * Runs an unsaved query now and answers its aggregate results. The run and the count shown are
+ * audited, and the count leaves only once its entry is committed: an answer the audit log does
+ * not hold is never given. (A tree the audit log could not store never gets here: the input
+ * guard refuses NUL, unpaired surrogates and over-deep bodies before validation.)
+ */
 export async function runAnonymousQuery(services: AppServices, actor: UserRow, tree: QueryGroup, context: AuditContext): Promise<QueryResult> {
   validateQueryTree(tree);
   const { config, warehouse, db } = services;
+  let result: QueryResult;
   try {
-    const result = await runCohortQuery(warehouse, tree, { threshold: config.suppressionThreshold, timeoutMs: config.queryTimeoutMs });
-    await recordAuditEvent(db, context, {
-      eventType: 'QUERY_EXECUTED',
-      outcome: 'SUCCESS',
-      message: `${actor.email} ran an unsaved query: ${result.person_count_display} persons`,
-      resourceType: 'query',
-      details: { anonymous: true, query: tree, person_count_shown: result.person_count_display, execution_time_ms: result.execution_time_ms },
-    });
-    return result;
+    result = await runCohortQuery(warehouse, tree, { threshold: config.suppressionThreshold, timeoutMs: config.queryTimeoutMs });
   } catch (error) {
     const reason = failureReason(error);
     await recordAuditEvent(db, context, {
@@ -151,4 +149,12 @@ export async function runAnonymousQuery(services: AppServices, actor: UserRow, t
     if (error instanceof WarehouseTimeoutError) throw new ApiError(422, reason);
     throw error;
   }
+  await recordAuditEvent(db, context, {
+    eventType: 'QUERY_EXECUTED',
+    outcome: 'SUCCESS',
+    message: `${actor.email} ran an unsaved query: ${result.person_count_display} persons`,
+    resourceType: 'query',
+    details: { anonymous: true, query: tree, person_count_shown: result.person_count_display, execution_time_ms: result.execution_time_ms },
+  });
+  return result;
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { QueryExecutionStatus, QueryGroup, QueryResult } from '@hdp/contract';
 import type { DbOrTx } from '../db/database';
 import { cappedTotal } from '../db/paging';
@@ -151,13 +151,33 @@ export const queryExecutionRepository = {
     return row;
   },
 
-  /** Marks RUNNING runs that started before `startedBefore` (all of them when null) as FAILED. */
-  async failInterrupted(db: DbOrTx, startedBefore: Date | null, reason: string): Promise<QueryExecutionRow[]> {
+  /**
+   * Holds a row lock on a RUNNING run for the caller's transaction: while a process is running
+   * it, the run is visibly alive to every other process (see `failInterrupted`).
+   */
+  async holdRunning(tx: DbOrTx, id: string): Promise<void> {
+    await tx
+      .select({ id: queryExecutions.id })
+      .from(queryExecutions)
+      .where(and(eq(queryExecutions.id, id), eq(queryExecutions.status, 'RUNNING')))
+      .for('no key update');
+  },
+
+  /**
+   * Marks as FAILED the RUNNING runs no live process holds (`holdRunning`) that started before
+   * `startedBefore` (any time, when null), and returns them.
+   */
+  async failInterrupted(tx: DbOrTx, startedBefore: Date | null, reason: string): Promise<QueryExecutionRow[]> {
     const running = eq(queryExecutions.status, 'RUNNING');
-    return db
+    const abandoned = tx
+      .select({ id: queryExecutions.id })
+      .from(queryExecutions)
+      .where(startedBefore ? and(running, lt(queryExecutions.startedAt, startedBefore)) : running)
+      .for('update', { skipLocked: true });
+    return tx
       .update(queryExecutions)
       .set({ status: 'FAILED', error: reason, finishedAt: new Date() })
-      .where(startedBefore ? and(running, or(lt(queryExecutions.startedAt, startedBefore))) : running)
+      .where(and(running, inArray(queryExecutions.id, abandoned)))
       .returning();
   },
 };

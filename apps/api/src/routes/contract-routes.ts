@@ -2,6 +2,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import multipart from '@fastify/multipart';
 import { ErrorBody, LIMITS, ROUTES, type RouteContract, type RouteId } from '@hdp/contract';
 import { notImplemented } from '../http/api-error';
+import { registerMultipartGuard } from '../http/input-guard';
 import type { RouteHandlers } from '../http/route-types';
 import { authHandlers } from './auth/auth-handlers';
 import { auditHandlers } from './audit/audit-handlers';
@@ -43,6 +44,7 @@ export function registerContractRoutes(app: FastifyInstance): void {
   void app.register(async (uploads) => {
     // One file per upload, capped: past the cap the stream is cut and the upload refused (413).
     await uploads.register(multipart, { limits: { fileSize: LIMITS.uploadMaxBytes, files: 1, fields: 5, parts: 6 } });
+    registerMultipartGuard(uploads);
     for (const [id, route] of routes) if (route.raw === 'multipart-body') registerRoute(uploads, id, route);
   });
 }

@@ -2,8 +2,20 @@ import { z } from 'zod';
 import { AUDIT_ORDERS, AuditEventType, AuditOutcome } from '../audit-events';
 import { ListQuery, repeated, Timestamp } from './common';
 
-/** A date (`2026-11-21`, the whole day in UTC) or a date-time with offset. */
-const DateOrDateTime = z.iso.datetime({ offset: true }).or(z.iso.date());
+/** The instant a date or date-time names (a date alone: the start of that UTC day). */
+const instantOf = (value: string) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+
+/**
+ * A date (`2026-11-21`, the whole day in UTC) or a date-time with offset, in the years 1 to 9999
+ * (in UTC): the calendar's year 0000 and invalid days are not dates the database can compare with.
+ */
+const DateOrDateTime = z
+  .iso.datetime({ offset: true })
+  .or(z.iso.date())
+  .refine((value) => {
+    const year = instantOf(value).getUTCFullYear();
+    return year >= 1 && year <= 9999;
+  }, 'must be a real date in the years 0001 to 9999 (UTC)');
 
 export const AuditLogQuery = ListQuery.extend({
   event_type: repeated(AuditEventType).optional(),
