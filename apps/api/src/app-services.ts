@@ -9,7 +9,7 @@ import type { Database, DatabaseHandle } from './db/database';
 import type { IdTokenService } from './identity/id-tokens';
 import type { PrincipalDirectory } from './identity/principals';
 import type { SigningKeyStore } from './identity/signing-keys';
-import type { QueryExecutionWorker } from './queries/query-execution-worker';
+import type { JobWorker } from './jobs/job-worker';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
 
 /** What handlers and commands work with: built once at start-up, handed to the app. */
@@ -30,6 +30,8 @@ export interface AppServices {
   accessLog: Logger;
   /** The health-data warehouse (OMOP CDM). */
   warehouse: WarehouseEngine;
-  /** Runs saved queries' executions in the background. */
-  queryWorker: QueryExecutionWorker;
+  /** Runs the jobs of the one queue (query runs, workbench provisioning) in the background. */
+  jobs: JobWorker;
+  /** The same worker, by the name query runs knew it by. */
+  queryWorker: JobWorker;
 }

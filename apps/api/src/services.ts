@@ -12,7 +12,8 @@ import { migrateDatabase, openDatabase } from './db/database';
 import { IdTokenService } from './identity/id-tokens';
 import { PrincipalDirectory } from './identity/principals';
 import { SigningKeyStore } from './identity/signing-keys';
-import { QueryExecutionWorker } from './queries/query-execution-worker';
+import { JobWorker } from './jobs/job-worker';
+import { queryRunHandler } from './queries/query-execution-worker';
 import { openWarehouse } from './warehouse/open-warehouse';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
 
@@ -60,7 +61,7 @@ export async function openServices(
       options.warehouse === false
         ? unavailableWarehouse
         : await openWarehouse({ warehouseUrl: config.warehouseUrl, dataDir: config.dataDir, inMemory: options.inMemory });
-    const queryWorker = new QueryExecutionWorker({ db: database.db, warehouse, config, singleOwner: database.kind === 'pglite' });
+    const jobs = new JobWorker({ db: database.db, singleOwner: database.kind === 'pglite' }, [queryRunHandler({ warehouse, config })]);
     const services: AppServices = {
       config,
       database,
@@ -78,13 +79,14 @@ export async function openServices(
       logger,
       accessLog,
       warehouse,
-      queryWorker,
+      jobs,
+      queryWorker: jobs,
     };
-    if (options.startWorker !== false && options.warehouse !== false) await queryWorker.start();
+    if (options.startWorker !== false && options.warehouse !== false) await jobs.start();
     return {
       services,
       close: async () => {
-        await queryWorker.stop();
+        await jobs.stop();
         await warehouse!.close();
         await database.close();
         await releaseLock?.();
