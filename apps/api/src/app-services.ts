@@ -10,6 +10,8 @@ import type { IdTokenService } from './identity/id-tokens';
 import type { PrincipalDirectory } from './identity/principals';
 import type { SigningKeyStore } from './identity/signing-keys';
 import type { JobWorker } from './jobs/job-worker';
+import type { FileStore } from './storage/file-store';
+import type { ComputeCatalogue } from './workbenches/compute-catalogue';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
 
 /** What handlers and commands work with: built once at start-up, handed to the app. */
@@ -34,4 +36,8 @@ export interface AppServices {
   jobs: JobWorker;
   /** The same worker, by the name query runs knew it by. */
   queryWorker: JobWorker;
+  /** Workbench files: DATA_DIR/workbenches/<id>/released/... (see src/workbenches/workbench-storage.ts). */
+  workbenchStore: FileStore;
+  /** Zones, machine types, accelerators and environments notebooks may use (WORKBENCH_CATALOGUE_FILE). */
+  computeCatalogue: ComputeCatalogue;
 }

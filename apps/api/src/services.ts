@@ -14,6 +14,9 @@ import { PrincipalDirectory } from './identity/principals';
 import { SigningKeyStore } from './identity/signing-keys';
 import { JobWorker } from './jobs/job-worker';
 import { queryRunHandler } from './queries/query-execution-worker';
+import { LocalFileStore } from './storage/file-store';
+import { ComputeCatalogue } from './workbenches/compute-catalogue';
+import { provisionHandler } from './workbenches/workbench-provisioner';
 import { openWarehouse } from './warehouse/open-warehouse';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
 
@@ -23,6 +26,7 @@ const unavailableWarehouse: WarehouseEngine = {
   state: null,
   query: () => Promise.reject(new Error('This command opened no warehouse.')),
   describe: () => Promise.resolve([]),
+  exportCsvGzip: () => Promise.reject(new Error('This command opened no warehouse.')),
   load: () => Promise.reject(new Error('This command opened no warehouse.')),
   close: () => Promise.resolve(),
 };
@@ -40,6 +44,8 @@ export async function openServices(
   config: Config,
   options: { inMemory?: boolean; startWorker?: boolean; warehouse?: boolean } = {},
 ): Promise<OpenedServices> {
+  // Read before anything else opens: a bad catalogue file stops start-up with the field named.
+  const computeCatalogue = ComputeCatalogue.load(config.workbenches.catalogueFile);
   const embedded = !config.databaseUrl;
   const releaseLock = embedded && !options.inMemory ? await lockDataDir(config.dataDir) : undefined;
   let warehouse: WarehouseEngine | undefined;
@@ -61,7 +67,12 @@ export async function openServices(
       options.warehouse === false
         ? unavailableWarehouse
         : await openWarehouse({ warehouseUrl: config.warehouseUrl, dataDir: config.dataDir, inMemory: options.inMemory });
-    const jobs = new JobWorker({ db: database.db, singleOwner: database.kind === 'pglite' }, [queryRunHandler({ warehouse, config })]);
+    const workbenchStore = new LocalFileStore(config.workbenches.dir);
+    await workbenchStore.prepare();
+    const jobs = new JobWorker({ db: database.db, singleOwner: database.kind === 'pglite' }, [
+      queryRunHandler({ warehouse, config }),
+      provisionHandler({ warehouse, store: workbenchStore, config }),
+    ]);
     const services: AppServices = {
       config,
       database,
@@ -81,6 +92,8 @@ export async function openServices(
       warehouse,
       jobs,
       queryWorker: jobs,
+      workbenchStore,
+      computeCatalogue,
     };
     if (options.startWorker !== false && options.warehouse !== false) await jobs.start();
     return {
