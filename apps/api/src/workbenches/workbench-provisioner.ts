@@ -25,6 +25,19 @@ export interface ProvisionPayload {
   auditContext: AuditContext;
 }
 
+const EXPORTS_AT_ONCE = 2;
+
+/** Runs `work` on every item, at most `limit` at a time; the first failure rejects (after the others settle). */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  const results = await Promise.allSettled(lanes);
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+}
+
 /** A release that cannot succeed however often it is tried; it fails at once with this reason. */
 class ReleaseRefused extends Error {}
 
@@ -100,12 +113,16 @@ export function provisionHandler(deps: { warehouse: WarehouseEngine; store: File
         staged = await store.stagingDir();
         const counts: Partial<Record<ReleasedTable, number>> = {};
         const steps = RELEASED_CDM_TABLES.length + 1;
-        for (const [i, table] of RELEASED_CDM_TABLES.entries()) {
+        let done = 0;
+        const into = staged;
+        // Two tables at a time: one is exported while the one before it is compressed.
+        await eachLimited(RELEASED_CDM_TABLES, EXPORTS_AT_ONCE, async (table) => {
           const select = releaseSelect(state.schema, table, version.id);
-          counts[table.name as ReleasedTable] = await warehouse.exportCsvGzip(select, path.join(staged, `${table.name}.csv.gz`), { timeoutMs: config.queryTimeoutMs * 10 });
-          const fraction = (i + 1) / steps;
-          await Promise.all([progress(fraction), workbenchRepository.updateRelease(db, release.id, { progress: fraction })]);
-        }
+          counts[table.name as ReleasedTable] = await warehouse.exportCsvGzip(select, path.join(into, `${table.name}.csv.gz`), { timeoutMs: config.queryTimeoutMs * 10 });
+          const fraction = ++done / steps;
+          await progress(fraction);
+          await workbenchRepository.updateRelease(db, release.id, { progress: fraction });
+        });
         if (counts.person !== version.personCount) {
           throw new Error(`person.csv.gz holds ${counts.person} persons, the cohort version ${version.personCount}`);
         }
