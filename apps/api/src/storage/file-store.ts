@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises';
  * locally and uploading on publish.
  */
 export interface FileStore {
-  /** Creates the store and removes what interrupted writes left in staging. */
+  /** Creates the store and removes what interrupted writes left in staging (made again when needed). */
   prepare(): Promise<void>;
   /** A fresh private directory on local disk to build files in before they are published. */
   stagingDir(): Promise<string>;
@@ -51,7 +51,6 @@ export class LocalFileStore implements FileStore {
   async prepare(): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
     await fs.rm(this.staging, { recursive: true, force: true });
-    await fs.mkdir(this.staging, { recursive: true, mode: 0o700 });
   }
 
   async stagingDir(): Promise<string> {
@@ -64,16 +63,13 @@ export class LocalFileStore implements FileStore {
     const target = this.localPath(key);
     await fs.mkdir(path.dirname(target), { recursive: true });
     // rename() replaces a file atomically but not a non-empty directory: move the old one aside first.
+    const existing = await fs.lstat(target).catch(() => undefined);
+    if (!existing?.isDirectory()) return fs.rename(staged, target);
+    await fs.mkdir(this.staging, { recursive: true, mode: 0o700 });
     const old = path.join(this.staging, `replaced-${randomUUID()}`);
-    const replaced = await fs.rename(target, old).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return false;
-        throw error;
-      },
-    );
+    await fs.rename(target, old);
     await fs.rename(staged, target);
-    if (replaced) await fs.rm(old, { recursive: true, force: true });
+    await fs.rm(old, { recursive: true, force: true });
   }
 
   async write(key: string, source: Readable): Promise<number> {
