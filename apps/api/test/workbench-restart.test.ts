@@ -117,8 +117,9 @@ describe('provisioning survives a server killed mid-job', () => {
     expect(fs.readdirSync(path.join(released, 'women-v1')).sort()).toEqual(
       [...RELEASED_TABLES.map((table) => `${table}.csv.gz`), 'README.txt', 'data_dictionary.csv'].sort(),
     );
-    // What the killed attempt left in staging was cleared at the restart.
-    expect(fs.readdirSync(staging)).toEqual([]);
+    // What the killed attempt left in staging was cleared at the restart on the embedded database; with
+    // a shared PostgreSQL another process might still be writing there, so it is left for a day.
+    expect(fs.readdirSync(staging)).toHaveLength(postgres ? 1 : 0);
     const audit = (await call('GET', `/logs/?event_type=WORKBENCH_DATA_RELEASED&search=${created.id}`)) as { entries: { details: Record<string, unknown> }[] };
     expect(audit.entries).toHaveLength(1);
     expect(audit.entries[0]!.details).toMatchObject({ row_counts: release.row_counts });

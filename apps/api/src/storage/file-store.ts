@@ -14,7 +14,7 @@ import { pipeline } from 'node:stream/promises';
  */
 export interface FileStore {
   /** Creates the store and removes what interrupted writes left in staging (made again when needed). */
-  prepare(): Promise<void>;
+  prepare(options?: { shared?: boolean }): Promise<void>;
   /** A fresh private directory on local disk to build files in before they are published. */
   stagingDir(): Promise<string>;
   /** Moves a staged file or directory into place at `key`, replacing what was there. */
@@ -48,9 +48,19 @@ export class LocalFileStore implements FileStore {
     this.staging = path.join(root, '.staging');
   }
 
-  async prepare(): Promise<void> {
+  /**
+   * `shared`: other processes (on a shared PostgreSQL) may be writing into staging now, so only what
+   * has not been touched for a day is taken for the leftover of a crash.
+   */
+  async prepare(options: { shared?: boolean } = {}): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
-    await fs.rm(this.staging, { recursive: true, force: true });
+    if (!options.shared) return fs.rm(this.staging, { recursive: true, force: true });
+    const cutoff = Date.now() - 24 * 3600_000;
+    for (const name of await fs.readdir(this.staging).catch(() => [])) {
+      const entry = path.join(this.staging, name);
+      const { mtimeMs } = await fs.stat(entry);
+      if (mtimeMs < cutoff) await fs.rm(entry, { recursive: true, force: true });
+    }
   }
 
   async stagingDir(): Promise<string> {
