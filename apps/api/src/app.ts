@@ -44,7 +44,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     },
   });
   app.decorate('services', services);
-  services.queryWorker.log = app.log;
+  services.jobs.log = app.log;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   app.addHook('onRequest', (request, reply, done) => {

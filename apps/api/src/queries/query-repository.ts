@@ -3,6 +3,7 @@ import type { QueryExecutionStatus, QueryGroup, QueryResult } from '@hdp/contrac
 import type { DbOrTx } from '../db/database';
 import { cappedTotal } from '../db/paging';
 import { queries, queryExecutions, users } from '../db/schema';
+import { jobRepository } from '../jobs/job-repository';
 
 export type QueryRow = typeof queries.$inferSelect;
 export type QueryWithOwner = QueryRow & { ownerEmail: string | null };
@@ -87,14 +88,38 @@ export const queryRepository = {
   },
 };
 
-/** The only code that reads and writes the query_executions table (the job queue of query runs). */
+/** The only code that reads and writes the query_executions table (the records of query runs). */
 export const queryExecutionRepository = {
+  /** Records a PENDING run and queues its job (kind `query-run`), together. */
   async insert(
     db: DbOrTx,
     values: { queryId: string; queryVersion: number; query: QueryGroup; requestedBy: string; auditContext: Record<string, string | null> },
   ): Promise<QueryExecutionRow> {
-    const [row] = await db.insert(queryExecutions).values(values).returning();
-    return row!;
+    return db.transaction(async (tx) => {
+      const [row] = await tx.insert(queryExecutions).values(values).returning();
+      await jobRepository.enqueue(tx, { kind: 'query-run', payload: { executionId: row!.id }, subject: row!.id });
+      return row!;
+    });
+  },
+
+  /** Marks a PENDING run RUNNING; undefined when it is not PENDING (already ended) or gone. */
+  async start(db: DbOrTx, id: string): Promise<QueryExecutionRow | undefined> {
+    const [row] = await db
+      .update(queryExecutions)
+      .set({ status: 'RUNNING', startedAt: new Date() })
+      .where(and(eq(queryExecutions.id, id), eq(queryExecutions.status, 'PENDING')))
+      .returning();
+    return row;
+  },
+
+  /** Marks one run that has not ended FAILED. */
+  async failOne(db: DbOrTx, id: string, reason: string): Promise<QueryExecutionRow | undefined> {
+    const [row] = await db
+      .update(queryExecutions)
+      .set({ status: 'FAILED', error: reason, finishedAt: new Date() })
+      .where(and(eq(queryExecutions.id, id), inArray(queryExecutions.status, ['PENDING', 'RUNNING'])))
+      .returning();
+    return row;
   },
 
   async findForQuery(db: DbOrTx, queryId: string, executionId: string): Promise<QueryExecutionRow | undefined> {
@@ -121,23 +146,6 @@ export const queryExecutionRepository = {
     return row;
   },
 
-  /** Takes the oldest PENDING run and marks it RUNNING; concurrent workers never take the same one. */
-  async claimNext(db: DbOrTx): Promise<QueryExecutionRow | undefined> {
-    const next = db
-      .select({ id: queryExecutions.id })
-      .from(queryExecutions)
-      .where(eq(queryExecutions.status, 'PENDING'))
-      .orderBy(asc(queryExecutions.createdAt))
-      .limit(1)
-      .for('update', { skipLocked: true });
-    const [row] = await db
-      .update(queryExecutions)
-      .set({ status: 'RUNNING', startedAt: new Date() })
-      .where(inArray(queryExecutions.id, next))
-      .returning();
-    return row;
-  },
-
   async finish(
     db: DbOrTx,
     id: string,
@@ -151,33 +159,13 @@ export const queryExecutionRepository = {
     return row;
   },
 
-  /**
-   * Holds a row lock on a RUNNING run for the caller's transaction: while a process is running
-   * it, the run is visibly alive to every other process (see `failInterrupted`).
-   */
-  async holdRunning(tx: DbOrTx, id: string): Promise<void> {
-    await tx
-      .select({ id: queryExecutions.id })
-      .from(queryExecutions)
-      .where(and(eq(queryExecutions.id, id), eq(queryExecutions.status, 'RUNNING')))
-      .for('no key update');
-  },
-
-  /**
-   * Marks as FAILED the RUNNING runs no live process holds (`holdRunning`) that started before
-   * `startedBefore` (any time, when null), and returns them.
-   */
+  /** Marks as FAILED the RUNNING runs that started before `startedBefore` (any time, when null), and returns them. */
   async failInterrupted(tx: DbOrTx, startedBefore: Date | null, reason: string): Promise<QueryExecutionRow[]> {
     const running = eq(queryExecutions.status, 'RUNNING');
-    const abandoned = tx
-      .select({ id: queryExecutions.id })
-      .from(queryExecutions)
-      .where(startedBefore ? and(running, lt(queryExecutions.startedAt, startedBefore)) : running)
-      .for('update', { skipLocked: true });
     return tx
       .update(queryExecutions)
       .set({ status: 'FAILED', error: reason, finishedAt: new Date() })
-      .where(and(running, inArray(queryExecutions.id, abandoned)))
+      .where(startedBefore ? and(running, lt(queryExecutions.startedAt, startedBefore)) : running)
       .returning();
   },
 };
