@@ -55,6 +55,7 @@ export async function openServices(
       databaseUrl: config.databaseUrl,
       dataDir: embedded && !options.inMemory ? config.dataDir : null,
       onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
+      heldConnections: config.queryWorkers,
     });
     await migrateDatabase(database);
     const documentStore = config.documents.s3

@@ -32,6 +32,12 @@ class Deep {
 }
 /** A string with a NUL: the one unacceptable text that can travel in any encoding (multipart parts are UTF-8). */
 const withNul = fc.string({ maxLength: 4 }).map((s) => `${s}\u0000${s}`);
+/**
+ * As `withNul`, without what would end a multipart header early (quotes, line breaks) or be cut
+ * off a file name with its directory (slashes): those test the parser, not the name.
+ */
+const PART_UNSAFE = /["\\\r\n/]/;
+const withNulInPart = withNul.filter((s) => !PART_UNSAFE.test(s));
 /** A string no route may accept. */
 const unacceptable = fc.oneof(withNul, fc.constantFrom('\ud800', 'a\udc00b', '\udbff', 'name\ud83d'));
 /** Values that are wrong for most fields, or at their edges. */
@@ -159,8 +165,8 @@ describe('hostile input over every route of the contract', () => {
 
   it('uploadDocument: hostile file names, fields and bodies are 4xx with a detail, nothing written', async () => {
     const hostileUpload = fc.oneof(
-      withNul.map((name) => multipartFile('file', name, 'text/plain', Buffer.from('hello\n'))),
-      fc.tuple(withNul, fc.string({ maxLength: 8 })).map(([value, name]) => {
+      withNulInPart.map((name) => multipartFile('file', name, 'text/plain', Buffer.from('hello\n'))),
+      fc.tuple(withNulInPart, fc.string({ maxLength: 8 }).filter((s) => !PART_UNSAFE.test(s))).map(([value, name]) => {
         const file = multipartFile('file', `${name}.txt`, 'text/plain', Buffer.from('hello\n'));
         const boundary = file.headers['content-type'].split('boundary=')[1]!;
         const field = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\n${value}\r\n`);

@@ -37,9 +37,14 @@ export async function openDatabase(options: {
   dataDir: string | null;
   /** Told when an idle pooled connection dies (server restart, terminated backend). */
   onConnectionError?: (error: Error) => void;
+  /**
+   * Connections held for long stretches besides the pool's ten for requests: each query run in
+   * progress holds one for its whole run (its row lock tells other processes it is alive).
+   */
+  heldConnections?: number;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 + (options.heldConnections ?? 0) });
     // Without a listener an idle connection's error would crash the process; the pool replaces it.
     pool.on('error', (error) => options.onConnectionError?.(error));
     const db = drizzlePg(pool, { schema }) as unknown as Database;

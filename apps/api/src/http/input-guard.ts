@@ -110,7 +110,7 @@ export function registerInputGuard(app: FastifyInstance): void {
   });
 }
 
-/** Where a multipart body could not be read: what busboy says, put as a client can act on it. */
+/** The detail for a multipart body the parser cannot read, in words a client can act on. */
 export const MALFORMED_MULTIPART = 'body: the multipart/form-data body is malformed or cut short; send one field named "file" with a boundary.';
 
 /** A multipart part's strings (its file name and the fields before it), checked like every other input. */
@@ -123,7 +123,8 @@ function multipartProblem(part: MultipartFile): string | undefined {
       if (problem) return `body.${field.fieldname}: ${problem}`;
     }
   }
-  return textProblem(part.fieldname) && `body: a field name ${textProblem(part.fieldname)}`;
+  const fieldNameProblem = textProblem(part.fieldname);
+  return fieldNameProblem && `body: a field name ${fieldNameProblem}`;
 }
 
 /**
@@ -161,5 +162,5 @@ export const isMultipartBodyError = (part: MultipartFile, error: unknown) =>
   error instanceof Object && (error === part.file.errored || bodyStreamErrors.has(error));
 
 /** Errors of the multipart parser itself: plain errors without an HTTP status (the plugin's own carry one). */
-export const isBusboyError = (error: unknown) =>
+const isBusboyError = (error: unknown) =>
   error instanceof Error && !('statusCode' in error) && !('code' in error && typeof error.code === 'string' && error.code.startsWith('E'));
