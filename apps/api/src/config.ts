@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { PerturbationSettings } from './warehouse/perturbation';
 import type { S3Settings } from './documents/s3-document-store';
 import { ID_TOKEN_AUDIENCE_DEFAULT, LIMITS } from '@hdp/contract';
 
@@ -56,6 +57,9 @@ const EnvSchema = z.object({
   SUPPRESSION_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(LIMITS.defaultSuppressionThreshold),
   QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(LIMITS.defaultQueryTimeoutMs),
   QUERY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  PERTURBATION_MAX_CHANGE: z.coerce.number().int().min(0).max(10).default(2),
+  QUERY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  QUERY_DAILY_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(500),
   DEMO_PERSONS: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
   DEMO_SEED: z.coerce.number().int().min(0).default(20_240_501),
 });
@@ -103,6 +107,10 @@ export interface Config {
   warehouseUrl?: string;
   /** Counts from 1 to this minus one are never shown. */
   suppressionThreshold: number;
+  /** Cell-key perturbation of every released count: changes of at most `maxChange` (0: off). */
+  perturbation: PerturbationSettings;
+  /** Query runs one user may start per minute and per day (anonymous and saved, together). */
+  queryLimits: { perMinute: number; perDay: number };
   /** The time limit of one query run. */
   queryTimeoutMs: number;
   /** How many saved-query runs the worker runs at once. */
@@ -165,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     warehouseUrl: e.WAREHOUSE_URL || undefined,
     suppressionThreshold: e.SUPPRESSION_THRESHOLD,
+    perturbation: { maxChange: e.PERTURBATION_MAX_CHANGE },
+    queryLimits: { perMinute: e.QUERY_RATE_PER_MINUTE, perDay: e.QUERY_DAILY_BUDGET },
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     queryWorkers: e.QUERY_WORKERS,
     demo: { persons: e.DEMO_PERSONS, seed: e.DEMO_SEED },

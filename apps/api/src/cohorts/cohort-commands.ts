@@ -7,7 +7,7 @@ import { ApiError, conflict, forbidden, notFound } from '../http/api-error';
 import { failureReason } from '../queries/query-commands';
 import { queryExecutionRepository, queryRepository } from '../queries/query-repository';
 import type { UserRow } from '../users/user-repository';
-import { aggregateResult, WarehouseEmptyError } from '../warehouse/cohort-results';
+import { aggregateResult, WarehouseEmptyError, type ReleasedCount } from '../warehouse/cohort-results';
 import { compileSnapshotAggregate, dropSnapshot, takeSnapshot } from '../warehouse/cohort-snapshots';
 import { WarehouseTimeoutError, type WarehouseState } from '../warehouse/warehouse-engine';
 import { presentCohortDetail } from './cohort-presenter';
@@ -70,11 +70,15 @@ async function snapshot(services: AppServices, tree: QueryGroup, state: Warehous
   try {
     const personCount = await takeSnapshot(warehouse, state, versionId, tree, config.queryTimeoutMs);
     if (personCount === 0) throw conflict('The query selects no persons, so there is nothing to keep as a cohort.');
+    const released: ReleasedCount = { personCount: 0 };
     const result = await aggregateResult(warehouse, state.schema, compileSnapshotAggregate(state.schema, versionId), {
       threshold: config.suppressionThreshold,
+      perturbation: config.perturbation,
       timeoutMs: config.queryTimeoutMs,
+      released,
     });
-    return { versionId, personCount, result, state };
+    // The cohort shows (and is published on) the same perturbed count as any other answer about these persons.
+    return { versionId, personCount: released.personCount, result, state };
   } catch (error) {
     await dropSnapshot(warehouse, versionId).catch(() => undefined);
     if (error instanceof ApiError) throw error;

@@ -2,6 +2,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import pg from 'pg';
 import { countRows, createCdmSchema, groupColumns } from './duckdb-warehouse';
 import { CDM_POSTGRES_INDEXES, CDM_TABLES, createTableSql, type CdmTable } from './omop-cdm';
+import { createRecordKeysDuckDb, createRecordKeysPostgres, RECORD_KEY_TABLE } from './record-keys';
 import {
   SCHEMA_NAME,
   stagingSchemaName,
@@ -55,6 +56,7 @@ export class PostgresWarehouse implements WarehouseEngine {
       'CREATE TABLE IF NOT EXISTS public.hdp_warehouse_state (id integer PRIMARY KEY, active_schema text NOT NULL, source text NOT NULL, loaded_at timestamptz NOT NULL)',
     );
     await warehouse.refreshState();
+    if (warehouse.state) await createRecordKeysPostgres(pool, warehouse.state.schema);
     // Another API process may load a dataset into the same server: follow its swaps.
     warehouse.refresher = setInterval(() => {
       if (!warehouse.loading) void warehouse.refreshState().catch(() => undefined);
@@ -106,14 +108,15 @@ export class PostgresWarehouse implements WarehouseEngine {
     try {
       await createCdmSchema(duck, schema);
       await build(duck, schema);
+      await createRecordKeysDuckDb(duck, schema);
       const rows = await countRows(duck, schema);
       await this.pool.query(`CREATE SCHEMA "${schema}"`);
       try {
-        for (const t of CDM_TABLES) {
+        for (const t of [...CDM_TABLES, RECORD_KEY_TABLE]) {
           await this.pool.query(createTableSql(schema, t));
           await copyTable(duck, this.pool, schema, t);
         }
-        for (const [tableName, columns] of CDM_POSTGRES_INDEXES) {
+        for (const [tableName, columns] of [...CDM_POSTGRES_INDEXES, [RECORD_KEY_TABLE.name, ['person_id']] as const]) {
           for (const column of columns) await this.pool.query(`CREATE INDEX ON "${schema}"."${tableName}" ("${column}")`);
         }
         await this.pool.query(`ANALYZE`);
