@@ -42,13 +42,23 @@ export function solver(): Promise<Highs> {
 
 /**
  * The protection rule: a hidden small cell is protected when a reader who solves for it from
- * everything shown can neither rule out that it is 0 or 1 nor rule out that it is `threshold - 1`
- * more than its lowest possible value: its interval [lower, upper] starts at most at 1 and holds at
- * least `threshold` whole numbers. Zero cells are shown, so a reader knows every hidden cell is at
- * least 1; the rule then means the cell might as well be `threshold`, a count that is shown.
+ * everything shown can neither rule out its lowest possible value nor a value `threshold - 1`
+ * above it: its interval [lower, upper] holds at least `threshold` whole numbers, and `lower` is
+ * no higher than the structure alone forces. Zero cells are shown, so a reader knows every hidden
+ * cell is at least 1, and a margin made of k hidden cells at least k (`floor`, 1 for any other
+ * cell); a lower bound above that would come from the data, and is refused.
  */
-export function isProtected(interval: { lower: number; upper: number }, threshold: number): boolean {
-  return interval.lower <= 1 + EPSILON && interval.upper - interval.lower >= threshold - 1 - EPSILON;
+export function isProtected(interval: { lower: number; upper: number }, threshold: number, floor = 1): boolean {
+  return interval.lower <= floor + EPSILON && interval.upper - interval.lower >= threshold - 1 - EPSILON;
+}
+
+/** What a reader knows of a hidden cell from the table's shape alone: at least 1, and a total of k hidden parts at least k. */
+export function structuralFloor(table: Pick<CountTable, 'lines'>, hidden: readonly boolean[], cell: number): number {
+  let floor = 1;
+  for (const line of table.lines) {
+    if (line.total === cell) floor = Math.max(floor, line.parts.filter((p) => hidden[p]).length);
+  }
+  return floor;
 }
 
 const EPSILON = 1e-6;
@@ -68,6 +78,7 @@ export class SuppressionAuditor {
   private readonly model: Model;
   private readonly solutions: Float64Array[];
   private readonly protectedCells = new Set<number>();
+  private readonly hidden: boolean[];
   /** Linear programs solved so far (for the benchmark and the tests). */
   solves = 0;
 
@@ -102,6 +113,7 @@ export class SuppressionAuditor {
     });
     this.model.options.set({ output_flag: false, presolve: 'off', solver: 'simplex' });
     this.solutions = [Float64Array.from(table.counts)];
+    this.hidden = table.counts.map(() => false);
   }
 
   static async create(table: CountTable, threshold: number): Promise<SuppressionAuditor> {
@@ -112,6 +124,7 @@ export class SuppressionAuditor {
   hide(cell: number): void {
     if (this.table.counts[cell]! < 1) throw new Error('suppression audit: a zero cell is never hidden');
     this.model.changeColBounds(cell, 1, this.highs.infinity);
+    this.hidden[cell] = true;
   }
 
   /** The hidden small cells among `cells` whose interval is too narrow, with that interval. */
@@ -140,13 +153,14 @@ export class SuppressionAuditor {
     let low = Math.min(...this.solutions.map((s) => s[cell]!));
     let high = Math.max(...this.solutions.map((s) => s[cell]!));
     let lowExact = false;
-    const enough = () => isProtected({ lower: low, upper: high }, this.threshold);
+    const floor = structuralFloor(this.table, this.hidden, cell);
+    const enough = () => isProtected({ lower: low, upper: high }, this.threshold, floor);
     if (enough()) return undefined;
-    if (low > 1 + EPSILON) {
+    if (low > floor + EPSILON) {
       low = this.solve(cell, 'min');
       lowExact = true;
       // Pinned from below: no upper end can make it protected.
-      if (low > 1 + EPSILON) return { cell, lower: low, upper: Math.max(high, low) };
+      if (low > floor + EPSILON) return { cell, lower: low, upper: Math.max(high, low) };
     }
     high = this.solve(cell, 'max');
     if (enough()) return undefined;
