@@ -15,6 +15,7 @@ import { SigningKeyStore } from './identity/signing-keys';
 import { QueryExecutionWorker } from './queries/query-execution-worker';
 import { openWarehouse } from './warehouse/open-warehouse';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
+import { solver } from './warehouse/suppression';
 
 /** For commands that never touch health data: opening no warehouse leaves it free for the server. */
 const unavailableWarehouse: WarehouseEngine = {
@@ -60,6 +61,8 @@ export async function openServices(
       options.warehouse === false
         ? unavailableWarehouse
         : await openWarehouse({ warehouseUrl: config.warehouseUrl, dataDir: config.dataDir, inMemory: options.inMemory });
+    // The suppression audit's solver (WebAssembly) is compiled now, not on the first answer.
+    if (options.warehouse !== false) await solver();
     const queryWorker = new QueryExecutionWorker({ db: database.db, warehouse, config, singleOwner: database.kind === 'pglite' });
     const services: AppServices = {
       config,

@@ -157,6 +157,21 @@ describe('consistent perturbation', () => {
     expect((await run(truth, { rules: [women] })).perturbed).toBe(false);
   });
 
+  it('moves counts by 0 on average over many person sets, with the real record keys', async () => {
+    const changes: number[] = [];
+    for (let age = 40; age < 100; age++) {
+      const older: QueryGroup = { rules: [{ field: 'person.age', operator: '>=', value: age }] };
+      const n = (await run(truth, older)).person_count!;
+      if (n < 20) continue;
+      changes.push((await run(guarded, older)).person_count! - n);
+    }
+    expect(changes.length).toBeGreaterThanOrEqual(40);
+    expect(changes.every((c) => Math.abs(c) <= 2)).toBe(true);
+    expect(changes.some((c) => c !== 0)).toBe(true);
+    // A change has a standard deviation of about 1.33: the mean of 40 or more is within ±0.75 but once in thousands.
+    expect(Math.abs(changes.reduce((s, c) => s + c, 0) / changes.length)).toBeLessThan(0.75);
+  });
+
   it('keys no query can reach: the record key table is not a field of the explorer', async () => {
     const response = await guarded.app.request({
       method: 'POST',
