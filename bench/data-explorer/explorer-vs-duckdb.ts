@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { QueryResult } from '@hdp/contract';
 import { DuckDbWarehouse } from '../../apps/api/src/warehouse/duckdb-warehouse';
 import { syntheticDataset } from '../../apps/api/src/warehouse/synthetic-generator';
 
@@ -42,6 +43,9 @@ const QUERY = {
     },
   ],
 };
+
+/** The same question narrowed to the oldest persons: few enough that breakdowns have small cells, so the audit has work. */
+const SMALL_QUERY = { ...QUERY, rules: [...QUERY.rules, { field: 'person.age', operator: '>=', value: 88 }] };
 
 /** The same question as QUERY, written by hand (descendants of 201826 included, as the API does). */
 const handSql = (s: string) => `
@@ -113,16 +117,27 @@ try {
     body: JSON.stringify({ email: 'admin@example.org', password }),
   })).json()) as { id_token: string }).id_token;
 
-  const throughApi = async () => {
+  const throughApi = async (query: object = QUERY) => {
     const t0 = performance.now();
     const response = await fetch(`${base}/queries/execute/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: QUERY }),
+      body: JSON.stringify({ query }),
     });
-    const body = (await response.json()) as { person_count: number | null; detail?: string };
+    const body = (await response.json()) as QueryResult & { detail?: string };
     if (response.status !== 200) throw new Error(`API answered ${response.status}: ${body.detail}`);
-    return { ms: performance.now() - t0, count: body.person_count };
+    const b = body.breakdowns;
+    const hidden = [...b.sex, ...b.age_band, ...b.race, ...b.ethnicity, ...b.sex_by_age_band.flatMap((row) => row.cells)].filter((c) => c.suppressed).length;
+    return { ms: performance.now() - t0, count: body.person_count, hidden };
+  };
+  /** How long the suppression audit took in the last `n` runs, from the server's audit entries. */
+  const auditTimes = async (n: number) => {
+    const entries = ((await (await fetch(`${base}/logs/?event_type=QUERY_EXECUTED&limit=100`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      entries: { details: { suppression_audit_ms?: number; linear_programs?: number } }[];
+    }).entries.slice(0, n);
+    const ms = entries.map((e) => e.details.suppression_audit_ms ?? NaN);
+    if (ms.length !== n || ms.some(Number.isNaN)) throw new Error('the audit entries do not say how long the suppression audit took');
+    return { ms, solves: entries.map((e) => e.details.linear_programs ?? 0) };
   };
   const onDuckDb = async () => {
     const t0 = performance.now();
@@ -146,13 +161,12 @@ try {
   }
   // The API's count is perturbed (PERTURBATION_MAX_CHANGE, 2 by default): at most 2 away.
   if (counts.api === null || Math.abs(counts.api - counts.direct) > 2) throw new Error(`the API counted ${counts.api} persons, the hand-written SQL ${counts.direct}`);
-  const entries = ((await (await fetch(`${base}/logs/?event_type=QUERY_EXECUTED&limit=100`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
-    entries: { details: { suppression_audit_ms?: number; linear_programs?: number } }[];
-  }).entries.slice(0, runs);
-  const auditMs = entries.map((e) => e.details.suppression_audit_ms ?? NaN);
-  if (auditMs.length !== runs || auditMs.some(Number.isNaN)) throw new Error('the audit entries do not say how long the suppression audit took');
-  const auditP95 = quantile(auditMs, 0.95);
-  const solves = entries.map((e) => e.details.linear_programs ?? 0);
+  const { ms: auditMs, solves } = await auditTimes(runs);
+  // The same question narrowed until cells are small: the audit's own cost, where it has work to do.
+  let small = { count: 0 as number | null, hidden: 0 };
+  for (let i = 0; i < runs; i++) small = await throughApi(SMALL_QUERY);
+  const { ms: smallAuditMs, solves: smallSolves } = await auditTimes(runs);
+  const auditP95 = Math.max(quantile(auditMs, 0.95), quantile(smallAuditMs, 0.95));
   const p50 = quantile(apiMs, 0.5);
   const p95 = quantile(apiMs, 0.95);
   const directP50 = quantile(directMs, 0.5);
@@ -161,7 +175,10 @@ try {
   out(`through the API (HTTP, end to end): p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (goals 500 ms, 1000 ms)`);
   out(`hand-written SQL on DuckDB:          p50 ${directP50.toFixed(0)} ms, p95 ${quantile(directMs, 0.95).toFixed(0)} ms`);
   out(`ratio API / hand-written (p50): ${ratio.toFixed(2)} (goal <= 1.20)`);
-  out(`suppression audit per run: p50 ${quantile(auditMs, 0.5).toFixed(2)} ms, p95 ${auditP95.toFixed(2)} ms (goal 20 ms), ${Math.min(...solves)}–${Math.max(...solves)} linear programs`);
+  out(`suppression audit per run: p50 ${quantile(auditMs, 0.5).toFixed(2)} ms, p95 ${quantile(auditMs, 0.95).toFixed(2)} ms (goal 20 ms), ${Math.min(...solves)}–${Math.max(...solves)} linear programs`);
+  out(
+    `  the same query, aged 88 and over (${small.count ?? 'fewer than 20'} persons, ${small.hidden} cells hidden): p50 ${quantile(smallAuditMs, 0.5).toFixed(2)} ms, p95 ${quantile(smallAuditMs, 0.95).toFixed(2)} ms, ${Math.min(...smallSolves)}–${Math.max(...smallSolves)} linear programs`,
+  );
   await direct.close();
   const ok = generatorSeconds < 120 && p50 <= 500 && p95 <= 1000 && ratio <= 1.2 && auditP95 <= 20;
   out(ok ? 'all goals met' : 'GOAL MISSED');

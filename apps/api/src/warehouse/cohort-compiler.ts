@@ -1,5 +1,6 @@
 import { LIMITS, type QueryGroup, type QueryRule } from '@hdp/contract';
 import { EXPLORER_FIELD_BY_NAME, EXPLORER_TABLE_BY_NAME, type FieldDefinition, type TableDefinition } from './explorer-fields';
+import { RECORD_KEY_TABLE } from './record-keys';
 import { SCHEMA_NAME } from './warehouse-engine';
 
 /** A query tree the compiler refuses; `path` names the rule (`rules[1].rules[0]`). */
@@ -257,7 +258,7 @@ export const AGE_BAND_SQL = `CAST(LEAST(GREATEST(FLOOR((EXTRACT(YEAR FROM curren
 export const AGGREGATE_SELECT = `SELECT p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, COUNT(*) AS n, SUM(k."record_key") AS key_sum`;
 
 /** Joins each person row `p` to its record key `k` (see record-keys.ts). */
-export const recordKeyJoin = (schema: string) => `JOIN "${schema}"."hdp_record_key" k ON k."person_id" = p."person_id"`;
+export const recordKeyJoin = (schema: string) => `JOIN "${schema}"."${RECORD_KEY_TABLE.name}" k ON k."person_id" = p."person_id"`;
 
 /** The aggregate query of a cohort: persons counted by sex, age band, race and ethnicity. */
 export function compileCohortAggregate(tree: QueryGroup, schema: string): CompiledPredicate {

@@ -16,9 +16,9 @@ export const RECORD_KEY_TABLE: CdmTable = {
   name: 'hdp_record_key',
   columns: [
     { name: 'person_id', type: 'BIGINT' },
-    { name: 'record_key', type: 'INTEGER' },
+    { name: 'record_key', type: 'BIGINT' },
   ],
-} as CdmTable;
+};
 
 /** A fresh secret: hexadecimal only, so it can sit in SQL text. */
 const secret = () => randomBytes(16).toString('hex');
@@ -26,7 +26,7 @@ const secret = () => randomBytes(16).toString('hex');
 /** Makes the keys of the persons of `schema` in DuckDB (at load time, or for a dataset loaded before keys existed). */
 export async function createRecordKeysDuckDb(connection: DuckDBConnection, schema: string): Promise<void> {
   await connection.run(
-    `CREATE TABLE "${schema}"."${RECORD_KEY_TABLE.name}" AS SELECT "person_id", CAST(md5_number('${secret()}' || CAST("person_id" AS VARCHAR)) % ${KEY_RANGE} AS INTEGER) AS "record_key" FROM "${schema}"."person"`,
+    `CREATE TABLE "${schema}"."${RECORD_KEY_TABLE.name}" AS SELECT "person_id", CAST(md5_number('${secret()}' || CAST("person_id" AS VARCHAR)) % ${KEY_RANGE} AS BIGINT) AS "record_key" FROM "${schema}"."person"`,
   );
 }
 
@@ -40,7 +40,7 @@ export async function createRecordKeysPostgres(pool: pg.Pool, schema: string): P
     const { rows } = await client.query('SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [schema, RECORD_KEY_TABLE.name]);
     if (rows.length === 0) {
       await client.query(
-        `CREATE TABLE "${schema}"."${RECORD_KEY_TABLE.name}" AS SELECT "person_id", (('x' || substr(md5('${secret()}' || "person_id"::text), 1, 6))::bit(24))::integer AS "record_key" FROM "${schema}"."person"`,
+        `CREATE TABLE "${schema}"."${RECORD_KEY_TABLE.name}" AS SELECT "person_id", (('x' || substr(md5('${secret()}' || "person_id"::text), 1, 6))::bit(24))::integer::bigint AS "record_key" FROM "${schema}"."person"`,
       );
       await client.query(`CREATE INDEX ON "${schema}"."${RECORD_KEY_TABLE.name}" ("person_id")`);
     }
