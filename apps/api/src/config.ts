@@ -57,9 +57,9 @@ const EnvSchema = z.object({
   SUPPRESSION_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(LIMITS.defaultSuppressionThreshold),
   QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(LIMITS.defaultQueryTimeoutMs),
   QUERY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
-  PERTURBATION_MAX_CHANGE: z.coerce.number().int().min(0).max(10).default(2),
-  QUERY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
-  QUERY_DAILY_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  PERTURBATION_MAX_CHANGE: z.coerce.number().int().min(0).max(10).default(LIMITS.defaultPerturbationMaxChange),
+  QUERY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(LIMITS.defaultQueryRatePerMinute),
+  QUERY_DAILY_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(LIMITS.defaultQueryDailyBudget),
   DEMO_PERSONS: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
   DEMO_SEED: z.coerce.number().int().min(0).default(20_240_501),
 });
