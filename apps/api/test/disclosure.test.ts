@@ -229,4 +229,26 @@ describe('limits against averaging', () => {
     const queued = await limited.request({ method: 'POST', url: `/api/v1/queries/${queryId}/executions/`, token });
     expect(queued.statusCode).toBe(429);
   });
+
+  it('counts cohort refreshes, which run the query again, against the same limits', async () => {
+    const { token } = await limited.userWithRoles(['RESEARCHER'], 'refresher@example.org');
+    const saved = await limited.request({ method: 'POST', url: '/api/v1/queries/', token, payload: { name: 'all', query: { rules: [] } } });
+    const queryId = saved.json().id as string;
+    const started = await limited.request({ method: 'POST', url: `/api/v1/queries/${queryId}/executions/`, token });
+    let status = 'PENDING';
+    for (let i = 0; i < 400 && (status === 'PENDING' || status === 'RUNNING'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      status = (await limited.request({ method: 'GET', url: `/api/v1/queries/${queryId}/executions/${started.json().id}/`, token })).json().status;
+    }
+    expect(status).toBe('SUCCEEDED');
+    const cohort = await limited.request({ method: 'POST', url: '/api/v1/cohorts/', token, payload: { name: 'All', executionId: started.json().id } });
+    expect(cohort.statusCode, cohort.body).toBe(201);
+    const refresh = () => limited.request({ method: 'POST', url: `/api/v1/cohorts/${cohort.json().id}/refresh/`, token });
+    expect((await refresh()).statusCode).toBe(200);
+    expect((await refresh()).statusCode).toBe(200);
+    const refused = await refresh();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().detail).toMatch(/limit of 3 query runs a minute/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
 });

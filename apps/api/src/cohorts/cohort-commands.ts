@@ -5,6 +5,7 @@ import type { DbOrTx } from '../db/database';
 import { appendAuditEntry, recordAuditEvent, type AuditContext } from '../audit/audit-trail';
 import { ApiError, conflict, forbidden, notFound } from '../http/api-error';
 import { failureReason } from '../queries/query-commands';
+import { enforceQueryLimits } from '../queries/query-limits';
 import { queryExecutionRepository, queryRepository } from '../queries/query-repository';
 import type { UserRow } from '../users/user-repository';
 import { aggregateResult, WarehouseEmptyError, type ReleasedCount } from '../warehouse/cohort-results';
@@ -164,6 +165,8 @@ export async function refreshCohort(services: AppServices, actor: UserRow, cohor
   if (cohort.status === 'ARCHIVED') throw conflict('This cohort is archived; restore it before refreshing it.');
   const query = cohort.queryId ? await queryRepository.findById(db, cohort.queryId) : undefined;
   if (!query) throw conflict('The query this cohort came from has been deleted, so it cannot be refreshed.');
+  // A refresh runs the query again: it counts against the same limits as any run.
+  await enforceQueryLimits(services, actor, context, `refresh of cohort ${cohortId}`);
   const state = warehouse.state;
   if (!state) throw conflict(new WarehouseEmptyError().message);
   const taken = await snapshot(services, query.query, state);
