@@ -129,7 +129,7 @@ describe('audited suppression', () => {
     );
   }, 300_000);
 
-  it('hides a line total that the line cannot protect (a band of two small cells against its shown total)', async () => {
+  it('protects the two small cells of a band against the band's shown total (18 and 19 of 37)', async () => {
     // The sex × age grid: band 40–49 is 18 women and 19 men, 37 in all.
     const data: Row[] = [
       { sex: 0, age: 4, race: 0, eth: 0, n: 18 },
@@ -144,13 +144,15 @@ describe('audited suppression', () => {
     expect(isProtected(solveFor(highs, table, hidden, women40, true), THRESHOLD, floorOf(viewOf(table, hidden), women40))).toBe(true);
   });
 
-  it('hides the person count itself when nothing else can protect a small cell (20 made of 1 and 19)', async () => {
+  it('withholds the whole answer, person count and zeros included, when nothing else can protect a small cell (20 made of 1 and 19)', async () => {
     const table = tableOf([
       { sex: 0, age: 0, race: 0, eth: 0, n: 1 },
       { sex: 0, age: 0, race: 1, eth: 0, n: 19 },
+      { sex: 1, age: 1, race: 1, eth: 1, n: 0 },
     ]);
     const { hidden } = await suppressSmallCounts(table, THRESHOLD);
-    expect(hidden[table.root]).toBe(true);
+    expect(table.counts).toContain(0);
+    expect(hidden.every(Boolean)).toBe(true);
   });
 
   it('hides nothing when no count is small', async () => {

@@ -71,7 +71,7 @@ const EPSILON = 1e-6;
  * know). Hiding a cell only frees its column, so the model is built once per answer.
  *
  * Every solution found is kept: each is a table a reader cannot rule out, and hiding more cells
- * never rules one out, so a cell that two kept solutions show at "0 or 1" and at "threshold more"
+ * never rules one out, so a cell that kept solutions show at its floor and `threshold - 1` above it
  * is protected without another solve.
  */
 export class SuppressionAuditor {
@@ -139,11 +139,6 @@ export class SuppressionAuditor {
     return exposed;
   }
 
-  /** The exact interval of one cell (two solves). */
-  interval(cell: number): CellInterval {
-    return { cell, lower: this.solve(cell, 'min'), upper: this.solve(cell, 'max') };
-  }
-
   dispose(): void {
     this.model.dispose();
   }
@@ -201,7 +196,7 @@ export class SuppressionAuditor {
  *    smallest shown non-zero cell nearest to it (in its lines, then in the lines of the hidden
  *    cells of those lines, …; a line's total counts as a cell of that line) is hidden too, and
  *    the audit runs again. Each round hides more, so this ends; when nothing is left to hide but
- *    the root, the root is hidden as well (then no hidden cell has an upper bound).
+ *    the root, the whole answer is withheld (every cell hidden, zeros and root included).
  *
  * Returns which cells are hidden and how many linear programs were solved.
  */
@@ -246,12 +241,9 @@ export async function suppressSmallCounts(table: CountTable, threshold: number):
         auditor.hide(next);
         stuck = false;
       }
-      // Nothing near is left to hide (e.g. a person count of 20 made of 1 and 19): the root goes too,
-      // and with every non-zero cell hidden nothing is bounded from above.
-      if (stuck) {
-        for (let cell = 0; cell < n; cell++) if (table.counts[cell]! > 0) hidden[cell] = true;
-        return { hidden, solves: auditor.solves };
-      }
+      // Nothing near is left to hide (e.g. a person count of 20 made of 1 and 19): the whole answer
+      // is withheld, zeros and root included, so nothing at all bounds a hidden cell.
+      if (stuck) return { hidden: new Array<boolean>(n).fill(true), solves: auditor.solves };
     }
   } finally {
     auditor.dispose();
