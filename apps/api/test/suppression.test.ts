@@ -129,7 +129,7 @@ describe('audited suppression', () => {
     );
   }, 300_000);
 
-  it('protects the two small cells of a band against the band's shown total (18 and 19 of 37)', async () => {
+  it('protects the two small cells of a band against the shown total of the band (18 and 19 of 37)', async () => {
     // The sex × age grid: band 40–49 is 18 women and 19 men, 37 in all.
     const data: Row[] = [
       { sex: 0, age: 4, race: 0, eth: 0, n: 18 },
