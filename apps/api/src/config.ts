@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { PerturbationSettings } from './warehouse/perturbation';
 import type { S3Settings } from './documents/s3-document-store';
 import { ID_TOKEN_AUDIENCE_DEFAULT, LIMITS } from '@hdp/contract';
 import { DEFAULT_CATALOGUE_FILE } from './workbenches/compute-catalogue';
@@ -60,6 +61,9 @@ const EnvSchema = z.object({
   QUERY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   WORKBENCH_CATALOGUE_FILE: z.string().optional(),
   JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  PERTURBATION_MAX_CHANGE: z.coerce.number().int().min(0).max(10).default(LIMITS.defaultPerturbationMaxChange),
+  QUERY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(LIMITS.defaultQueryRatePerMinute),
+  QUERY_DAILY_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(LIMITS.defaultQueryDailyBudget),
   DEMO_PERSONS: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
   DEMO_SEED: z.coerce.number().int().min(0).default(20_240_501),
 });
@@ -109,6 +113,10 @@ export interface Config {
   warehouseUrl?: string;
   /** Counts from 1 to this minus one are never shown. */
   suppressionThreshold: number;
+  /** Cell-key perturbation of every released count: changes of at most `maxChange` (0: off). */
+  perturbation: PerturbationSettings;
+  /** Query runs one user may start per minute and per day (anonymous and saved, together). */
+  queryLimits: { perMinute: number; perDay: number };
   /** The time limit of one query run. */
   queryTimeoutMs: number;
   /** How many saved-query runs the worker runs at once. */
@@ -180,6 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     warehouseUrl: e.WAREHOUSE_URL || undefined,
     suppressionThreshold: e.SUPPRESSION_THRESHOLD,
+    perturbation: { maxChange: e.PERTURBATION_MAX_CHANGE },
+    queryLimits: { perMinute: e.QUERY_RATE_PER_MINUTE, perDay: e.QUERY_DAILY_BUDGET },
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     queryWorkers: e.QUERY_WORKERS,
     demo: { persons: e.DEMO_PERSONS, seed: e.DEMO_SEED },

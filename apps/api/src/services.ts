@@ -19,6 +19,7 @@ import { ComputeCatalogue } from './workbenches/compute-catalogue';
 import { provisionHandler } from './workbenches/workbench-provisioner';
 import { openWarehouse } from './warehouse/open-warehouse';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
+import { solver } from './warehouse/suppression';
 
 /** For commands that never touch health data: opening no warehouse leaves it free for the server. */
 const unavailableWarehouse: WarehouseEngine = {
@@ -68,6 +69,8 @@ export async function openServices(
       options.warehouse === false
         ? unavailableWarehouse
         : await openWarehouse({ warehouseUrl: config.warehouseUrl, dataDir: config.dataDir, inMemory: options.inMemory });
+    // The suppression audit's solver (WebAssembly) is compiled now, not on the first answer.
+    if (options.warehouse !== false) await solver();
     const workbenchStore = new LocalFileStore(config.workbenches.dir);
     await workbenchStore.prepare({ shared: !embedded });
     const jobs = new JobWorker({ db: database.db, singleOwner: database.kind === 'pglite', leaseMs: config.jobLeaseMs }, [

@@ -108,15 +108,15 @@ describe('with the synthetic dataset', () => {
     expect(response.statusCode).toBe(200);
     const result = response.json();
     expect(result.person_count).toBeGreaterThan(20);
-    expect(result.breakdowns.sex).toEqual([{ key: '8532', label: 'FEMALE', count: result.person_count, display: String(result.person_count), suppressed: null }]);
+    expect(result.breakdowns.sex).toEqual([{ key: '8532', label: 'FEMALE', count: result.person_count, display: String(result.person_count), suppressed: false }]);
     expect(result.breakdowns.age_band.map((c: { label: string }) => c.label)).toEqual(expect.arrayContaining(['40–49', '50–59']));
     expect(result.execution_time_ms).toBeGreaterThan(0);
     for (const breakdown of ['sex', 'age_band', 'race', 'ethnicity'] as const) {
       for (const cell of result.breakdowns[breakdown]) {
         if (cell.count !== null) expect(cell.count === 0 || cell.count >= 20).toBe(true);
-        if (cell.suppressed === 'small') expect(cell.display).toBe('< 20');
+        if (cell.suppressed) expect(cell.display).toBe('suppressed');
       }
-      const hidden = result.breakdowns[breakdown].filter((c: { suppressed: string | null }) => c.suppressed);
+      const hidden = result.breakdowns[breakdown].filter((c: { suppressed: boolean }) => c.suppressed);
       if (hidden.length > 0) expect(hidden.length).toBeGreaterThanOrEqual(2);
     }
     expect(JSON.stringify(result)).not.toMatch(/person_id/);

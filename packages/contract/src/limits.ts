@@ -4,6 +4,11 @@ export const LIMITS = {
   uploadMaxBytes: 20_000_000,
   /** Counts from 1 to this minus one are suppressed in aggregate results (configurable on the server). */
   defaultSuppressionThreshold: 20,
+  /** The largest change cell-key perturbation makes to a released count; 0 is off (configurable on the server). */
+  defaultPerturbationMaxChange: 2,
+  /** Query runs one user may start per minute and per day, saved and unsaved together (configurable on the server). */
+  defaultQueryRatePerMinute: 20,
+  defaultQueryDailyBudget: 500,
   /** The most rules (and groups) one data-explorer query tree may hold, and how deep groups may nest. */
   queryMaxRules: 200,
   queryMaxDepth: 8,

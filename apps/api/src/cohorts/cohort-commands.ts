@@ -5,9 +5,10 @@ import type { DbOrTx } from '../db/database';
 import { appendAuditEntry, recordAuditEvent, type AuditContext } from '../audit/audit-trail';
 import { ApiError, conflict, forbidden, notFound } from '../http/api-error';
 import { failureReason } from '../queries/query-commands';
+import { enforceQueryLimits } from '../queries/query-limits';
 import { queryExecutionRepository, queryRepository } from '../queries/query-repository';
 import type { UserRow } from '../users/user-repository';
-import { aggregateResult, WarehouseEmptyError } from '../warehouse/cohort-results';
+import { aggregateResult, WarehouseEmptyError, type ReleasedCount } from '../warehouse/cohort-results';
 import { compileSnapshotAggregate, dropSnapshot, takeSnapshot } from '../warehouse/cohort-snapshots';
 import { WarehouseTimeoutError, type WarehouseState } from '../warehouse/warehouse-engine';
 import { presentCohortDetail } from './cohort-presenter';
@@ -70,11 +71,15 @@ async function snapshot(services: AppServices, tree: QueryGroup, state: Warehous
   try {
     const personCount = await takeSnapshot(warehouse, state, versionId, tree, config.queryTimeoutMs);
     if (personCount === 0) throw conflict('The query selects no persons, so there is nothing to keep as a cohort.');
+    const released: ReleasedCount = { personCount: 0 };
     const result = await aggregateResult(warehouse, state.schema, compileSnapshotAggregate(state.schema, versionId), {
       threshold: config.suppressionThreshold,
+      perturbation: config.perturbation,
       timeoutMs: config.queryTimeoutMs,
+      released,
     });
-    return { versionId, personCount, result, state };
+    // The cohort shows (and is published on) the same perturbed count as any other answer about these persons.
+    return { versionId, personCount: released.personCount, result, state };
   } catch (error) {
     await dropSnapshot(warehouse, versionId).catch(() => undefined);
     if (error instanceof ApiError) throw error;
@@ -160,6 +165,8 @@ export async function refreshCohort(services: AppServices, actor: UserRow, cohor
   if (cohort.status === 'ARCHIVED') throw conflict('This cohort is archived; restore it before refreshing it.');
   const query = cohort.queryId ? await queryRepository.findById(db, cohort.queryId) : undefined;
   if (!query) throw conflict('The query this cohort came from has been deleted, so it cannot be refreshed.');
+  // A refresh runs the query again: it counts against the same limits as any run.
+  await enforceQueryLimits(services, actor, context, `refresh of cohort ${cohortId}`);
   const state = warehouse.state;
   if (!state) throw conflict(new WarehouseEmptyError().message);
   const taken = await snapshot(services, query.query, state);

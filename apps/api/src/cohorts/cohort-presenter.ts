@@ -1,11 +1,11 @@
 import type { Cohort, CohortDetail, CohortVersion, QueryResult } from '@hdp/contract';
-import { displayCount } from '../warehouse/suppression';
+import { belowThreshold } from '../warehouse/suppression';
 import type { CohortVersionView, CohortView } from './cohort-repository';
 
-/** A cohort's person count as shown: hidden below the suppression threshold, like every count. */
+/** A cohort's person count as shown: the released (perturbed) count, hidden below the suppression threshold. */
 export function shownCount(count: number, threshold: number): { person_count: number | null; person_count_display: string } {
-  const suppressed = count > 0 && count < threshold ? 'small' : null;
-  return { person_count: suppressed ? null : count, person_count_display: displayCount({ count, suppressed }, threshold) };
+  const small = count > 0 && count < threshold;
+  return { person_count: small ? null : count, person_count_display: small ? belowThreshold(threshold) : String(count) };
 }
 
 /** The fields of a cohort that leave the server. */

@@ -4,7 +4,8 @@ import { appendAuditEntry, recordAuditEvent, type AuditContext } from '../audit/
 import { ApiError, badRequest, conflict, notFound } from '../http/api-error';
 import type { UserRow } from '../users/user-repository';
 import { compileCohortPredicate, QueryTreeError } from '../warehouse/cohort-compiler';
-import { runCohortQuery, WarehouseEmptyError } from '../warehouse/cohort-results';
+import { runCohortQuery, WarehouseEmptyError, type DisclosureCost } from '../warehouse/cohort-results';
+import { enforceQueryLimits } from './query-limits';
 import { WarehouseTimeoutError } from '../warehouse/warehouse-engine';
 import { queryExecutionRepository, queryRepository, type QueryExecutionRow, type QueryWithOwner } from './query-repository';
 
@@ -107,6 +108,7 @@ export async function requestExecution(
   context: AuditContext,
 ): Promise<QueryExecutionRow> {
   const query = await loadVisibleQuery(services, actor, queryId);
+  await enforceQueryLimits(services, actor, context, `saved query ${queryId}`);
   const execution = await queryExecutionRepository.insert(services.db, {
     queryId,
     queryVersion: query.version,
@@ -133,9 +135,16 @@ export async function requestExecution(
 export async function runAnonymousQuery(services: AppServices, actor: UserRow, tree: QueryGroup, context: AuditContext): Promise<QueryResult> {
   validateQueryTree(tree);
   const { config, warehouse, db } = services;
+  await enforceQueryLimits(services, actor, context, 'unsaved query');
   let result: QueryResult;
+  const cost: DisclosureCost = { suppressionAuditMs: 0, linearPrograms: 0 };
   try {
-    result = await runCohortQuery(warehouse, tree, { threshold: config.suppressionThreshold, timeoutMs: config.queryTimeoutMs });
+    result = await runCohortQuery(warehouse, tree, {
+      threshold: config.suppressionThreshold,
+      perturbation: config.perturbation,
+      timeoutMs: config.queryTimeoutMs,
+      cost,
+    });
   } catch (error) {
     const reason = failureReason(error);
     await recordAuditEvent(db, context, {
@@ -154,7 +163,18 @@ export async function runAnonymousQuery(services: AppServices, actor: UserRow, t
     outcome: 'SUCCESS',
     message: `${actor.email} ran an unsaved query: ${result.person_count_display} persons`,
     resourceType: 'query',
-    details: { anonymous: true, query: tree, person_count_shown: result.person_count_display, execution_time_ms: result.execution_time_ms },
+    details: {
+      anonymous: true,
+      query: tree,
+      person_count_shown: result.person_count_display,
+      execution_time_ms: result.execution_time_ms,
+      ...auditedCost(cost),
+    },
   });
   return result;
+}
+
+/** What the disclosure checks of a run cost, as its audit entry records it. */
+export function auditedCost(cost: DisclosureCost): { suppression_audit_ms: number; linear_programs: number } {
+  return { suppression_audit_ms: Math.round(cost.suppressionAuditMs * 100) / 100, linear_programs: cost.linearPrograms };
 }

@@ -2,9 +2,9 @@ import type { Config } from '../config';
 import type { Database, DbOrTx } from '../db/database';
 import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
 import { INTERRUPTED_JOB_REASON, JobWorker, type JobHandler } from '../jobs/job-worker';
-import { runCohortQuery } from '../warehouse/cohort-results';
+import { runCohortQuery, type DisclosureCost } from '../warehouse/cohort-results';
 import type { WarehouseEngine } from '../warehouse/warehouse-engine';
-import { failureReason } from './query-commands';
+import { auditedCost, failureReason } from './query-commands';
 import { queryExecutionRepository, type QueryExecutionRow } from './query-repository';
 
 export const INTERRUPTED_REASON = 'The run was interrupted (the server stopped) before it finished; run the query again.';
@@ -45,7 +45,14 @@ export function queryRunHandler(deps: { warehouse: WarehouseEngine; config: Conf
       try {
         // The dataset is pinned for the run, so a cohort made from it later can check it is still served.
         const state = warehouse.state;
-        const result = await runCohortQuery(warehouse, execution.query, { threshold: config.suppressionThreshold, timeoutMs: config.queryTimeoutMs, state });
+        const cost: DisclosureCost = { suppressionAuditMs: 0, linearPrograms: 0 };
+        const result = await runCohortQuery(warehouse, execution.query, {
+          threshold: config.suppressionThreshold,
+          perturbation: config.perturbation,
+          timeoutMs: config.queryTimeoutMs,
+          state,
+          cost,
+        });
         await finish('SUCCEEDED', async (tx) => {
           if (!(await queryExecutionRepository.finish(tx, execution.id, { status: 'SUCCEEDED', result, dataset: state?.schema }))) return;
           await appendAuditEntry(tx, context, {
@@ -54,7 +61,13 @@ export function queryRunHandler(deps: { warehouse: WarehouseEngine; config: Conf
             message: `${who} ran query ${execution.queryId} (version ${execution.queryVersion}): ${result.person_count_display} persons`,
             resourceType: 'query',
             resourceId: execution.queryId,
-            details: { execution_id: execution.id, version: execution.queryVersion, person_count_shown: result.person_count_display, execution_time_ms: result.execution_time_ms },
+            details: {
+              execution_id: execution.id,
+              version: execution.queryVersion,
+              person_count_shown: result.person_count_display,
+              execution_time_ms: result.execution_time_ms,
+              ...auditedCost(cost),
+            },
           });
         });
       } catch (error) {

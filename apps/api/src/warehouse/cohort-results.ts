@@ -1,6 +1,7 @@
 import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
 import { compileCohortAggregate, type CompiledPredicate } from './cohort-compiler';
-import { displayCount, suppressSmallCounts, type Line, type SuppressibleCell } from './suppression';
+import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
+import { belowThreshold, SUPPRESSED_LABEL, suppressSmallCounts, type CountTable } from './suppression';
 import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
 
 /** No dataset is loaded: nothing to count. */
@@ -14,9 +15,11 @@ export class WarehouseEmptyError extends Error {
 export const AGE_BAND_LABELS = ['0–9', '10–19', '20–29', '30–39', '40–49', '50–59', '60–69', '70–79', '80–89', '90+'];
 const UNKNOWN = 'unknown';
 
-interface MutableCell extends SuppressibleCell {
+interface MutableCell {
   key: string;
   label: string;
+  /** Index of the cell in the audited table. */
+  index: number;
 }
 
 interface AggregateRow {
@@ -25,6 +28,24 @@ interface AggregateRow {
   race: string;
   ethnicity: string;
   n: number;
+  keySum: number;
+}
+
+/** How answers are protected: the suppression threshold and the perturbation settings. */
+export interface DisclosureSettings {
+  threshold: number;
+  perturbation: PerturbationSettings;
+}
+
+/** The person count as released (perturbed, before suppression): what a cohort keeps as its size. */
+export interface ReleasedCount {
+  personCount: number;
+}
+
+/** What the last suppression cost, for the execution's audit entry and the benchmark. */
+export interface DisclosureCost {
+  suppressionAuditMs: number;
+  linearPrograms: number;
 }
 
 /** Names of the concepts breakdowns show (sexes, races, ethnicities), kept per loaded dataset. */
@@ -55,13 +76,13 @@ const key = (value: unknown) => (value === null || value === undefined ? UNKNOWN
 
 /**
  * Runs a query tree and answers aggregates only: the person count, breakdowns by sex, age band,
- * race and ethnicity, and the sex × age band pyramid, with small counts suppressed.
+ * race and ethnicity, and the sex × age band pyramid, perturbed and with small counts suppressed.
  * `state` pins the dataset to count in (the one served now, by default).
  */
 export async function runCohortQuery(
   warehouse: WarehouseEngine,
   tree: QueryGroup,
-  options: { threshold: number; timeoutMs: number; state?: WarehouseState | null },
+  options: DisclosureSettings & { timeoutMs: number; state?: WarehouseState | null; cost?: DisclosureCost },
 ): Promise<QueryResult> {
   const state = options.state === undefined ? warehouse.state : options.state;
   if (!state) throw new WarehouseEmptyError();
@@ -69,15 +90,16 @@ export async function runCohortQuery(
 }
 
 /**
- * Runs an aggregate statement (rows of sex, age_band, race, ethnicity, n, as compileCohortAggregate
- * writes them) and turns it into the suppressed result. One aggregate query does the counting;
- * the breakdowns are sums of its rows.
+ * Runs an aggregate statement (rows of sex, age_band, race, ethnicity, n, key_sum, as
+ * compileCohortAggregate writes them) and turns it into the released result. One aggregate query
+ * does the counting; every released cell (person count, breakdowns, pyramid) is a sum of its rows,
+ * perturbed from its own count and key sum, then the whole answer is suppressed and audited.
  */
 export async function aggregateResult(
   warehouse: WarehouseEngine,
   schema: string,
   compiled: CompiledPredicate,
-  options: { threshold: number; timeoutMs: number },
+  options: DisclosureSettings & { timeoutMs: number; cost?: DisclosureCost; released?: ReleasedCount },
 ): Promise<QueryResult> {
   const started = performance.now();
   const rows: AggregateRow[] = (await warehouse.query(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs })).map((r) => ({
@@ -86,21 +108,31 @@ export async function aggregateResult(
     race: key(r.race),
     ethnicity: key(r.ethnicity),
     n: Number(r.n),
+    keySum: Number(r.key_sum ?? 0) % KEY_RANGE,
   }));
   const names = await conceptNames(warehouse, schema, rows.flatMap((r) => [r.sex, r.race, r.ethnicity]), options.timeoutMs);
   const conceptLabel = (k: string) => (k === UNKNOWN || k === '0' ? 'Unknown' : (names.get(k) ?? `Concept ${k}`));
   const ageLabel = (k: string) => (k === UNKNOWN ? 'Unknown' : (AGE_BAND_LABELS[Number(k)] ?? k));
 
-  const total: MutableCell = { key: 'total', label: 'Total', count: rows.reduce((sum, r) => sum + r.n, 0), suppressed: null };
+  // Every released cell: its true count and key sum, in one table the audit sees whole.
+  const counts: number[] = [];
+  const keySums: number[] = [];
+  const newCell = (matching: AggregateRow[]) => {
+    counts.push(matching.reduce((sum, r) => sum + r.n, 0));
+    keySums.push(matching.reduce((sum, r) => addKeys(sum, r.keySum), 0));
+    return counts.length - 1;
+  };
+  const total: MutableCell = { key: 'total', label: 'Total', index: newCell(rows) };
   const breakdown = (pick: (r: AggregateRow) => string, label: (k: string) => string, order?: (a: MutableCell, b: MutableCell) => number) => {
-    const cells = new Map<string, MutableCell>();
+    const groups = new Map<string, AggregateRow[]>();
     for (const row of rows) {
       const k = pick(row);
-      const cell = cells.get(k) ?? { key: k, label: label(k), count: 0, suppressed: null };
-      cell.count += row.n;
-      cells.set(k, cell);
+      const group = groups.get(k);
+      if (group) group.push(row);
+      else groups.set(k, [row]);
     }
-    return [...cells.values()].sort(order ?? ((a, b) => b.count - a.count || a.key.localeCompare(b.key)));
+    const cells = [...groups.entries()].map(([k, matching]) => ({ key: k, label: label(k), index: newCell(matching) }));
+    return cells.sort(order ?? ((a, b) => counts[b.index]! - counts[a.index]! || a.key.localeCompare(b.key)));
   };
   const byAge = (a: MutableCell, b: MutableCell) => Number(a.key === UNKNOWN ? 99 : a.key) - Number(b.key === UNKNOWN ? 99 : b.key);
   const sex = breakdown((r) => r.sex, conceptLabel);
@@ -111,38 +143,47 @@ export async function aggregateResult(
     key: s.key,
     label: s.label,
     marginal: s,
-    cells: ageBand.map<MutableCell>((a) => ({
-      key: a.key,
-      label: a.label,
-      count: rows.filter((r) => r.sex === s.key && r.ageBand === a.key).reduce((sum, r) => sum + r.n, 0),
-      suppressed: null,
-    })),
+    cells: ageBand.map<MutableCell>((a) => ({ key: a.key, label: a.label, index: newCell(rows.filter((r) => r.sex === s.key && r.ageBand === a.key)) })),
   }));
 
+  const released = counts.map((n, i) => perturbCount(n, keySums[i]!, options.perturbation));
+  const parts = (cells: MutableCell[]) => cells.map((c) => c.index);
+  const table: CountTable = {
+    counts,
+    released,
+    root: total.index,
+    lines: [
+      { total: total.index, parts: parts(sex) },
+      { total: total.index, parts: parts(ageBand) },
+      { total: total.index, parts: parts(race) },
+      { total: total.index, parts: parts(ethnicity) },
+      ...pyramid.map((row) => ({ total: row.marginal.index, parts: parts(row.cells) })),
+      ...ageBand.map((band, i) => ({ total: band.index, parts: pyramid.map((row) => row.cells[i]!.index) })),
+    ],
+  };
+  if (options.released) options.released.personCount = released[total.index]!;
   const threshold = options.threshold;
-  if (total.count > 0 && total.count < threshold) total.suppressed = 'small';
-  const shown = (cell: MutableCell) => () => !cell.suppressed;
-  const lines: Line[] = [
-    { cells: sex, totalShown: shown(total) },
-    { cells: ageBand, totalShown: shown(total) },
-    { cells: race, totalShown: shown(total) },
-    { cells: ethnicity, totalShown: shown(total) },
-    ...pyramid.map((row) => ({ cells: row.cells, totalShown: shown(row.marginal) })),
-    ...ageBand.map((band, i) => ({ cells: pyramid.map((row) => row.cells[i]!), totalShown: shown(band) })),
-  ];
-  suppressSmallCounts(lines, threshold);
+  const auditStarted = performance.now();
+  const { hidden, solves } = await suppressSmallCounts(table, threshold);
+  if (options.cost) {
+    options.cost.suppressionAuditMs = performance.now() - auditStarted;
+    options.cost.linearPrograms = solves;
+  }
 
   const present = (cell: MutableCell): ResultCell => ({
     key: cell.key,
     label: cell.label,
-    count: cell.suppressed ? null : cell.count,
-    display: displayCount(cell, threshold),
-    suppressed: cell.suppressed,
+    count: hidden[cell.index] ? null : released[cell.index]!,
+    display: hidden[cell.index] ? SUPPRESSED_LABEL : String(released[cell.index]),
+    suppressed: hidden[cell.index]!,
   });
+  const personCountHidden = hidden[total.index]!;
   return {
-    person_count: total.suppressed ? null : total.count,
-    person_count_display: displayCount(total, threshold),
+    person_count: personCountHidden ? null : released[total.index]!,
+    // Below the threshold it says so; hidden to protect a breakdown (rare), it is labelled like any hidden cell.
+    person_count_display: personCountHidden ? (released[total.index]! < threshold ? belowThreshold(threshold) : SUPPRESSED_LABEL) : String(released[total.index]),
     suppression_threshold: threshold,
+    perturbed: options.perturbation.maxChange > 0,
     breakdowns: {
       sex: sex.map(present),
       age_band: ageBand.map(present),

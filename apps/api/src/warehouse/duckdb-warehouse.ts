@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { CDM_TABLES, createTableSql } from './omop-cdm';
+import { createRecordKeysDuckDb, RECORD_KEY_TABLE } from './record-keys';
 import {
   plainValue,
   SCHEMA_NAME,
@@ -55,6 +56,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
       const row = rows[0];
       if (row) warehouse.state = { schema: String(row.active_schema), source: String(row.source), loadedAt: row.loaded_at as Date };
       await warehouse.dropStaleSchemas(connection);
+      if (warehouse.state) await ensureRecordKeys(connection, warehouse.state.schema);
     } finally {
       connection.closeSync();
     }
@@ -118,6 +120,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
     try {
       await createCdmSchema(connection, schema);
       await build(connection, schema);
+      await createRecordKeysDuckDb(connection, schema);
       const rows = await countRows(connection, schema);
       const previous = this.state?.schema;
       const loadedAt = new Date();
@@ -149,6 +152,12 @@ export class DuckDbWarehouse implements WarehouseEngine {
   async close(): Promise<void> {
     this.instance.closeSync();
   }
+}
+
+/** A dataset loaded before record keys existed gets them when the warehouse is opened. */
+async function ensureRecordKeys(connection: DuckDBConnection, schema: string): Promise<void> {
+  const found = await connection.runAndReadAll('SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [schema, RECORD_KEY_TABLE.name]);
+  if (found.getRows().length === 0) await createRecordKeysDuckDb(connection, schema);
 }
 
 /** information_schema rows → tables with their columns. */

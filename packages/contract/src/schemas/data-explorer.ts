@@ -104,14 +104,17 @@ export const QueryGroup: z.ZodType<QueryGroup> = z.lazy(() =>
 
 export const EMPTY_QUERY: QueryGroup = { combinator: 'and', rules: [] };
 
-/** One cell of a breakdown: the count, or null when suppressed; `display` is what to show. */
+/**
+ * One cell of a breakdown: the count (perturbed when the result says `perturbed`), or null when
+ * suppressed; `display` is what to show. Every hidden cell shows the same label, whether its count
+ * is small or it was hidden so that a small count cannot be worked out from the others.
+ */
 export const ResultCell = z.object({
   key: z.string(),
   label: z.string(),
   count: z.number().int().nullable(),
   display: z.string(),
-  /** `small`: 1 to threshold-1; `complementary`: hidden so that a small cell cannot be worked out from the others. */
-  suppressed: z.enum(['small', 'complementary']).nullable(),
+  suppressed: z.boolean(),
 });
 export type ResultCell = z.infer<typeof ResultCell>;
 
@@ -120,6 +123,8 @@ export const QueryResult = z
     person_count: z.number().int().nullable(),
     person_count_display: z.string(),
     suppression_threshold: z.number().int(),
+    /** Counts carry a small consistent perturbation (the same persons always get the same count). */
+    perturbed: z.boolean(),
     breakdowns: z.object({
       sex: z.array(ResultCell),
       age_band: z.array(ResultCell),

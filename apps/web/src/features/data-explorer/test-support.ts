@@ -1,23 +1,24 @@
 import type { DataExplorerSchema, QueryResult, ResultCell } from '@hdp/contract';
 
-const cell = (key: string, label: string, count: number | null, display: string, suppressed: ResultCell['suppressed'] = null): ResultCell => ({
+const cell = (key: string, label: string, count: number | null, display: string, suppressed = false): ResultCell => ({
   key, label, count, display, suppressed,
 });
 
-/** A result as the API answers it, with a small and a complementary suppressed cell. */
+/** A result as the API answers it, with two suppressed cells (a small one and the one that protects it). */
 export function aResult(): QueryResult {
   return {
     person_count: 273,
     person_count_display: '273',
     suppression_threshold: 20,
+    perturbed: true,
     breakdowns: {
       sex: [cell('8532', 'FEMALE', 273, '273')],
       age_band: [cell('40', '40–49', 80, '80'), cell('50', '50–59', 118, '118'), cell('60', '60–69', 75, '75')],
       race: [
         cell('8527', 'White', 163, '163'),
         cell('0', 'Unknown', 56, '56'),
-        cell('8516', 'Black or African American', null, 'suppressed', 'complementary'),
-        cell('8515', 'Asian', null, '< 20', 'small'),
+        cell('8516', 'Black or African American', null, 'suppressed', true),
+        cell('8515', 'Asian', null, 'suppressed', true),
       ],
       ethnicity: [cell('38003564', 'Not Hispanic or Latino', 218, '218'), cell('38003563', 'Hispanic or Latino', 55, '55')],
       sex_by_age_band: [{ key: '8532', label: 'FEMALE', cells: [cell('40', '40–49', 80, '80'), cell('50', '50–59', 118, '118'), cell('60', '60–69', 75, '75')] }],

@@ -15,19 +15,28 @@ describe('QueryResults', () => {
     expect(screen.getByTestId('charts')).toBeInTheDocument();
   });
 
-  it('marks small and complementary suppressed cells and explains them', () => {
+  it('marks every suppressed cell alike, whatever hid it, and explains them', () => {
     render(<QueryResults result={aResult()} />);
     const race = screen.getByRole('table', { name: 'Race' });
-    expect(within(race).getByRole('row', { name: /^Asian < 20/ })).toHaveTextContent('(fewer than the threshold)');
-    expect(within(race).getByRole('row', { name: /^Black or African American suppressed/ })).toHaveTextContent('(hidden so that a small count cannot be worked out)');
-    expect(screen.getByText(/Counts from 1 to 19 are shown as "< 20"/)).toBeInTheDocument();
+    for (const name of ['Asian', 'Black or African American']) {
+      expect(within(race).getByRole('row', { name: new RegExp(`^${name} suppressed`) })).toHaveTextContent('(a small count, or hidden so that one cannot be worked out)');
+    }
+    expect(screen.getByText(/A person count from 1 to 19 is shown as "< 20"/)).toBeInTheDocument();
+  });
+
+  it('says that counts are perturbed when they are, and not otherwise', () => {
+    const { unmount } = render(<QueryResults result={aResult()} />);
+    expect(screen.getByText(/Counts are perturbed by a small amount/)).toBeInTheDocument();
+    unmount();
+    render(<QueryResults result={{ ...aResult(), perturbed: false }} />);
+    expect(screen.queryByText(/Counts are perturbed/)).not.toBeInTheDocument();
   });
 
   it('has no suppression note when nothing is hidden', () => {
     const result = aResult();
     result.breakdowns.race = result.breakdowns.race.slice(0, 2);
     render(<QueryResults result={result} />);
-    expect(screen.queryByText(/Counts from 1 to 19/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/A person count from 1 to 19/)).not.toBeInTheDocument();
   });
 });
 
@@ -36,14 +45,14 @@ describe('chart options', () => {
     const result = aResult();
     result.breakdowns.sex_by_age_band.push({
       key: '8507', label: 'MALE',
-      cells: [{ key: '40', label: '40–49', count: null, display: '< 20', suppressed: 'small' }, { key: '50', label: '50–59', count: 30, display: '30', suppressed: null }, { key: '60', label: '60–69', count: 0, display: '0', suppressed: null }],
+      cells: [{ key: '40', label: '40–49', count: null, display: 'suppressed', suppressed: true }, { key: '50', label: '50–59', count: 30, display: '30', suppressed: false }, { key: '60', label: '60–69', count: 0, display: '0', suppressed: false }],
     });
     const option = pyramidOption(result) as { series: { name: string; data: number[]; label: { formatter: (p: { dataIndex: number }) => string } }[]; yAxis: { data: string[] } };
     expect(option.yAxis.data).toEqual(['40–49', '50–59', '60–69']);
     expect(option.series.map((s) => s.name)).toEqual(['FEMALE', 'MALE']);
     expect(option.series[0]!.data).toEqual([-80, -118, -75]);
     expect(option.series[1]!.data).toEqual([0, 30, 0]);
-    expect(option.series[1]!.label.formatter({ dataIndex: 0 })).toBe('< 20');
+    expect(option.series[1]!.label.formatter({ dataIndex: 0 })).toBe('suppressed');
     expect(option.series[1]!.label.formatter({ dataIndex: 1 })).toBe('');
   });
 
@@ -51,6 +60,6 @@ describe('chart options', () => {
     const option = breakdownOption(aResult().breakdowns.race, 'Race') as { series: { data: number[]; label: { formatter: (p: { dataIndex: number }) => string } }[] };
     expect(option.series[0]!.data).toEqual([163, 56, 0, 0]);
     expect(option.series[0]!.label.formatter({ dataIndex: 2 })).toBe('suppressed');
-    expect(option.series[0]!.label.formatter({ dataIndex: 3 })).toBe('< 20');
+    expect(option.series[0]!.label.formatter({ dataIndex: 3 })).toBe('suppressed');
   });
 });

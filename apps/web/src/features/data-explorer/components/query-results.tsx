@@ -11,18 +11,15 @@ const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: '
 const TABLE = { borderCollapse: 'collapse', width: '100%' } as const;
 const CELL = { textAlign: 'left', padding: '4px 8px', borderBottom: '1px solid #e5e8ec', fontWeight: 400 } as const;
 
-const SUPPRESSION_NOTE = {
-  small: 'fewer than the threshold',
-  complementary: 'hidden so that a small count cannot be worked out',
-} as const;
+const SUPPRESSION_NOTE = 'a small count, or hidden so that one cannot be worked out';
 
 function CellValue({ cell }: { cell: ResultCell }) {
   if (!cell.suppressed) return <>{cell.display}</>;
   return (
-    <span className={`suppressed suppressed-${cell.suppressed}`} title={SUPPRESSION_NOTE[cell.suppressed]}>
+    <span className="suppressed" title={SUPPRESSION_NOTE}>
       {cell.display}
       <sup aria-hidden="true">*</sup>
-      <span style={VISUALLY_HIDDEN}> ({SUPPRESSION_NOTE[cell.suppressed]})</span>
+      <span style={VISUALLY_HIDDEN}> ({SUPPRESSION_NOTE})</span>
     </span>
   );
 }
@@ -70,8 +67,14 @@ export function QueryResults({ result, showTiming = true }: { result: QueryResul
       </p>
       {anySuppressed ? (
         <p className="suppression-note" style={{ color: '#5b6470' }}>
-          * Counts from 1 to {result.suppression_threshold - 1} are shown as &quot;&lt; {result.suppression_threshold}&quot;; cells marked
-          &quot;suppressed&quot; are hidden so that a small count cannot be worked out from the totals.
+          * A person count from 1 to {result.suppression_threshold - 1} is shown as &quot;&lt; {result.suppression_threshold}&quot;. Cells
+          marked &quot;suppressed&quot; hold a count from 1 to {result.suppression_threshold - 1}, or are hidden so that such a count cannot be
+          worked out from the others; which is which is not shown.
+        </p>
+      ) : null}
+      {result.perturbed ? (
+        <p className="perturbation-note" style={{ color: '#5b6470' }}>
+          Counts are perturbed by a small amount, the same every time for the same persons.
         </p>
       ) : null}
       <ResultCharts result={result} />

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDbWarehouse } from '../src/warehouse/duckdb-warehouse';
+import { KEY_RANGE, perturbationRow, perturbCount } from '../src/warehouse/perturbation';
+import { PostgresWarehouse } from '../src/warehouse/postgres-warehouse';
+import { syntheticDataset } from '../src/warehouse/synthetic-generator';
+import type { WarehouseEngine } from '../src/warehouse/warehouse-engine';
+import { createPostgresDatabase } from './support/test-database';
+
+const ON = { maxChange: 2 };
+
+describe('the perturbation table', () => {
+  it('keeps zero at zero and one at one, never takes a count below 1, and changes it by at most maxChange', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: KEY_RANGE - 1 }), fc.integer({ min: 0, max: 5 }), (n, key, maxChange) => {
+        const shown = perturbCount(n, key, { maxChange });
+        if (n <= 1) expect(shown).toBe(n);
+        else expect(shown).toBeGreaterThanOrEqual(1);
+        expect(Math.abs(shown - n)).toBeLessThanOrEqual(maxChange);
+        if (maxChange === 0) expect(shown).toBe(n);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('is unbiased: every row has mean 0, and the mean change over many cell keys is close to 0', () => {
+    for (let n = 0; n < 10; n++) {
+      const row = perturbationRow(n, 2);
+      expect(row.reduce((s, r) => s + r.probability, 0)).toBeCloseTo(1, 12);
+      expect(row.reduce((s, r) => s + r.change * r.probability, 0)).toBeCloseTo(0, 12);
+    }
+    const changes = fc.sample(fc.noBias(fc.tuple(fc.integer({ min: 20, max: 5000 }), fc.integer({ min: 0, max: KEY_RANGE - 1 }))), { numRuns: 20_000, seed: 17 }).map(([n, key]) => perturbCount(n, key, ON) - n);
+    const mean = changes.reduce((s, c) => s + c, 0) / changes.length;
+    // The change's standard deviation is about 1.33, so the mean of 20,000 is within ±0.05 with near certainty.
+    expect(Math.abs(mean)).toBeLessThan(0.05);
+    expect(new Set(changes)).toEqual(new Set([-2, -1, 0, 1, 2]));
+  });
+
+  it('gives the same count for the same count and key sum, whatever else', () => {
+    expect(perturbCount(137, 123_456, ON)).toBe(perturbCount(137, 123_456 + KEY_RANGE, ON));
+  });
+});
+
+/** The record keys of the dataset served, by person. */
+async function keysOf(w: WarehouseEngine): Promise<Map<number, number>> {
+  const rows = await w.query(`SELECT person_id, record_key FROM "${w.state!.schema}".hdp_record_key`);
+  return new Map(rows.map((r) => [Number(r.person_id), Number(r.record_key)]));
+}
+
+async function expectKeysForEveryPerson(w: WarehouseEngine) {
+  const [persons] = await w.query(`SELECT COUNT(*) AS n FROM "${w.state!.schema}".person`);
+  const keys = await keysOf(w);
+  expect(keys.size).toBe(Number(persons!.n));
+  const values = [...keys.values()];
+  expect(values.every((k) => Number.isInteger(k) && k >= 0 && k < KEY_RANGE)).toBe(true);
+  // Random keys: nearly all different, spread over the range.
+  expect(new Set(values).size).toBeGreaterThan(values.length * 0.95);
+  const mean = values.reduce((s, k) => s + k, 0) / values.length;
+  expect(Math.abs(mean / KEY_RANGE - 0.5)).toBeLessThan(0.05);
+}
+
+describe('record keys in the DuckDB warehouse', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-keys-'));
+  const file = path.join(dir, 'warehouse.duckdb');
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('are made at load time, secret to each load (the same seed gives other keys), and kept across a restart', async () => {
+    let w = await DuckDbWarehouse.open(file);
+    await w.load('synthetic', syntheticDataset({ persons: 400, seed: 1 }));
+    await expectKeysForEveryPerson(w);
+    const first = await keysOf(w);
+    await w.load('synthetic again', syntheticDataset({ persons: 400, seed: 1 }));
+    const second = await keysOf(w);
+    expect([...first.keys()].filter((id) => first.get(id) === second.get(id)).length).toBeLessThan(10);
+    await w.close();
+    w = await DuckDbWarehouse.open(file);
+    expect(await keysOf(w)).toEqual(second);
+    await w.close();
+  });
+
+  it('are made when a warehouse loaded before keys existed is opened', async () => {
+    let w = await DuckDbWarehouse.open(file);
+    await w.query(`DROP TABLE "${w.state!.schema}".hdp_record_key`);
+    await w.close();
+    w = await DuckDbWarehouse.open(file);
+    await expectKeysForEveryPerson(w);
+    await w.close();
+  });
+});
+
+describe('record keys in the PostgreSQL warehouse', () => {
+  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  beforeAll(async () => {
+    database = await createPostgresDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('are copied with the dataset, and made on open for a dataset that has none', async () => {
+    let w = await PostgresWarehouse.open(database.url);
+    await w.load('synthetic', syntheticDataset({ persons: 300, seed: 2 }));
+    await expectKeysForEveryPerson(w);
+    await w.query(`DROP TABLE "${w.state!.schema}".hdp_record_key`, [], { readWrite: true });
+    await w.close();
+    w = await PostgresWarehouse.open(database.url);
+    await expectKeysForEveryPerson(w);
+    await w.close();
+  });
+});

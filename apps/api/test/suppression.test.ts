@@ -1,0 +1,165 @@
+import fc from 'fast-check';
+import loadHighs, { type Highs } from 'highs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KEY_RANGE, perturbCount } from '../src/warehouse/perturbation';
+import { isProtected, suppressSmallCounts, type CountTable } from '../src/warehouse/suppression';
+import { floorOf, readerInterval, type ReaderView } from './support/disclosure-reader';
+
+const THRESHOLD = 20;
+
+/** Rows of an aggregate as the warehouse answers it: persons by sex, age band, race and ethnicity. */
+interface Row {
+  sex: number;
+  age: number;
+  race: number;
+  eth: number;
+  n: number;
+}
+
+/** Many small counts, some zero-free lines, some large cells: the tables where suppression is hard. */
+const count = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 19 }) }, { weight: 2, arbitrary: fc.integer({ min: 20, max: 120 }) }, fc.integer({ min: 1, max: 4 }));
+const rows = fc.array(
+  fc.record({ sex: fc.integer({ min: 0, max: 2 }), age: fc.integer({ min: 0, max: 5 }), race: fc.integer({ min: 0, max: 3 }), eth: fc.integer({ min: 0, max: 1 }), n: count }),
+  { minLength: 1, maxLength: 14 },
+);
+
+/**
+ * The released answer's cells, built here independently of the API: the person count, the four
+ * breakdowns, and the sex × age grid whose rows and columns add up to the sex and age cells.
+ */
+function tableOf(data: Row[], release: (n: number, cell: number) => number = (n) => n): CountTable & { names: string[] } {
+  const counts: number[] = [];
+  const names: string[] = [];
+  const cell = (name: string, match: (r: Row) => boolean) => {
+    names.push(name);
+    counts.push(data.filter(match).reduce((s, r) => s + r.n, 0));
+    return counts.length - 1;
+  };
+  const values = (pick: (r: Row) => number) => [...new Set(data.map(pick))].sort();
+  const root = cell('total', () => true);
+  const sexes = values((r) => r.sex);
+  const ages = values((r) => r.age);
+  const sex = sexes.map((s) => cell(`sex ${s}`, (r) => r.sex === s));
+  const age = ages.map((a) => cell(`age ${a}`, (r) => r.age === a));
+  const race = values((r) => r.race).map((v) => cell(`race ${v}`, (r) => r.race === v));
+  const eth = values((r) => r.eth).map((v) => cell(`eth ${v}`, (r) => r.eth === v));
+  const grid = sexes.map((s) => ages.map((a) => cell(`sex ${s} age ${a}`, (r) => r.sex === s && r.age === a)));
+  return {
+    names,
+    counts,
+    released: counts.map((n, i) => release(n, i)),
+    root,
+    lines: [
+      { total: root, parts: sex },
+      { total: root, parts: age },
+      { total: root, parts: race },
+      { total: root, parts: eth },
+      ...grid.map((row, i) => ({ total: sex[i]!, parts: row })),
+      ...ages.map((_a, j) => ({ total: age[j]!, parts: grid.map((row) => row[j]!) })),
+    ],
+  };
+}
+
+/** The reader's view of a suppressed table: hidden cells have no value. */
+const viewOf = (table: CountTable, hidden: boolean[]): ReaderView => ({ shown: table.counts.map((n, cell) => (hidden[cell] ? null : n)), lines: [...table.lines] });
+
+function solveFor(highs: Highs, table: CountTable, hidden: boolean[], cell: number, integer: boolean): { lower: number; upper: number } {
+  return readerInterval(highs, viewOf(table, hidden), cell, integer);
+}
+
+let highs: Highs;
+beforeAll(async () => {
+  highs = await loadHighs();
+});
+
+describe('audited suppression', () => {
+  it('leaves no hidden small cell pinned, by an LP audit re-run here on thousands of random tables', async () => {
+    await fc.assert(
+      fc.asyncProperty(rows, async (data) => {
+        const table = tableOf(data);
+        const { hidden } = await suppressSmallCounts(table, THRESHOLD);
+        // Every small cell is hidden; zeros and the person count (unless small) are shown.
+        table.counts.forEach((n, cell) => {
+          if (n > 0 && n < THRESHOLD) expect(hidden[cell], table.names[cell]).toBe(true);
+          if (n === 0 && table.counts[table.root]! >= THRESHOLD) expect(hidden[cell]).toBe(false);
+        });
+        if (hidden[table.root]) return;
+        table.counts.forEach((n, cell) => {
+          if (!hidden[cell] || n < 1 || n >= THRESHOLD) return;
+          const interval = solveFor(highs, table, hidden, cell, false);
+          expect(isProtected(interval, THRESHOLD, floorOf(viewOf(table, hidden), cell)), `${table.names[cell]} = ${n} in [${interval.lower}, ${interval.upper}]`).toBe(true);
+        });
+      }),
+      { numRuns: 2000 },
+    );
+  }, 300_000);
+
+  it('an attacker who knows the algorithm and solves in whole numbers recovers no small cell', async () => {
+    await fc.assert(
+      fc.asyncProperty(rows, async (data) => {
+        const table = tableOf(data);
+        const { hidden } = await suppressSmallCounts(table, THRESHOLD);
+        if (hidden[table.root]) return;
+        table.counts.forEach((n, cell) => {
+          if (!hidden[cell] || n < 1 || n >= THRESHOLD) return;
+          const { lower, upper } = solveFor(highs, table, hidden, cell, true);
+          // Not recovered: the lowest value the shape allows stays possible, and the window holds at least the threshold's worth.
+          expect(lower).toBeLessThanOrEqual(floorOf(viewOf(table, hidden), cell));
+          expect(upper - lower).toBeGreaterThanOrEqual(THRESHOLD - 1);
+        });
+      }),
+      { numRuns: 1000 },
+    );
+  }, 300_000);
+
+  it('protects the cells of the perturbed answer that show as small', async () => {
+    await fc.assert(
+      fc.asyncProperty(rows, fc.array(fc.integer({ min: 0, max: KEY_RANGE - 1 }), { minLength: 200, maxLength: 200 }), async (data, keys) => {
+        const table = tableOf(data, (n, cell) => perturbCount(n, keys[cell % keys.length]!, { maxChange: 2 }));
+        const { hidden } = await suppressSmallCounts(table, THRESHOLD);
+        if (hidden[table.root]) return;
+        table.released.forEach((shown, cell) => {
+          if (shown > 0 && shown < THRESHOLD) {
+            expect(hidden[cell]).toBe(true);
+            expect(isProtected(solveFor(highs, table, hidden, cell, false), THRESHOLD, floorOf(viewOf(table, hidden), cell))).toBe(true);
+          }
+        });
+      }),
+      { numRuns: 500 },
+    );
+  }, 300_000);
+
+  it('protects the two small cells of a band against the shown total of the band (18 and 19 of 37)', async () => {
+    // The sex × age grid: band 40–49 is 18 women and 19 men, 37 in all.
+    const data: Row[] = [
+      { sex: 0, age: 4, race: 0, eth: 0, n: 18 },
+      { sex: 1, age: 4, race: 0, eth: 0, n: 19 },
+      { sex: 0, age: 5, race: 0, eth: 0, n: 200 },
+      { sex: 1, age: 5, race: 0, eth: 0, n: 150 },
+    ];
+    const table = tableOf(data);
+    const { hidden } = await suppressSmallCounts(table, THRESHOLD);
+    const women40 = table.names.indexOf('sex 0 age 4');
+    expect(hidden[women40]).toBe(true);
+    expect(isProtected(solveFor(highs, table, hidden, women40, true), THRESHOLD, floorOf(viewOf(table, hidden), women40))).toBe(true);
+  });
+
+  it('withholds the whole answer, person count and zeros included, when nothing else can protect a small cell (20 made of 1 and 19)', async () => {
+    const table = tableOf([
+      { sex: 0, age: 0, race: 0, eth: 0, n: 1 },
+      { sex: 0, age: 0, race: 1, eth: 0, n: 19 },
+      { sex: 1, age: 1, race: 1, eth: 1, n: 0 },
+    ]);
+    const { hidden } = await suppressSmallCounts(table, THRESHOLD);
+    expect(table.counts).toContain(0);
+    expect(hidden.every(Boolean)).toBe(true);
+  });
+
+  it('hides nothing when no count is small', async () => {
+    const table = tableOf([
+      { sex: 0, age: 0, race: 0, eth: 0, n: 25 },
+      { sex: 1, age: 1, race: 1, eth: 1, n: 300 },
+    ]);
+    expect((await suppressSmallCounts(table, THRESHOLD)).hidden.every((h) => !h)).toBe(true);
+  });
+});
