@@ -58,6 +58,9 @@ const EnvSchema = z.object({
   QUERY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   DEMO_PERSONS: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
   DEMO_SEED: z.coerce.number().int().min(0).default(20_240_501),
+  NOTEBOOK_IDLE_MINUTES: z.coerce.number().positive().max(7 * 24 * 60).default(30),
+  NOTEBOOK_SOCKET_DIR: z.string().optional(),
+  NOTEBOOK_START_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
 });
 
 export interface ExternalIssuerConfig {
@@ -109,6 +112,14 @@ export interface Config {
   queryWorkers: number;
   /** Persons of the demo dataset generated on first start when the warehouse is empty (0: none). */
   demo: { persons: number; seed: number };
+  notebooks: {
+    /** A running notebook unused this long is stopped (its files persist). */
+    idleMinutes: number;
+    /** Where the notebooks' Unix sockets are made (a short path: socket paths are limited to 107 bytes). */
+    socketDir?: string;
+    /** How long a notebook server gets to answer after it is launched. */
+    startTimeoutSeconds: number;
+  };
 }
 
 /** Reads the configuration from the environment; a bad value stops start-up with the variable named. */
@@ -168,5 +179,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     queryWorkers: e.QUERY_WORKERS,
     demo: { persons: e.DEMO_PERSONS, seed: e.DEMO_SEED },
+    notebooks: {
+      idleMinutes: e.NOTEBOOK_IDLE_MINUTES,
+      socketDir: e.NOTEBOOK_SOCKET_DIR ? path.resolve(e.NOTEBOOK_SOCKET_DIR) : undefined,
+      startTimeoutSeconds: e.NOTEBOOK_START_TIMEOUT_SECONDS,
+    },
   };
 }

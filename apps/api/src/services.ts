@@ -15,6 +15,7 @@ import { SigningKeyStore } from './identity/signing-keys';
 import { QueryExecutionWorker } from './queries/query-execution-worker';
 import { openWarehouse } from './warehouse/open-warehouse';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
+import { createNotebookServices } from './notebooks/notebook-services';
 
 /** For commands that never touch health data: opening no warehouse leaves it free for the server. */
 const unavailableWarehouse: WarehouseEngine = {
@@ -79,11 +80,14 @@ export async function openServices(
       accessLog,
       warehouse,
       queryWorker,
+      notebooks: createNotebookServices(config, logger),
     };
     if (options.startWorker !== false && options.warehouse !== false) await queryWorker.start();
     return {
       services,
       close: async () => {
+        services.notebooks.idle.stop();
+        await services.notebooks.driver.close();
         await queryWorker.stop();
         await warehouse!.close();
         await database.close();
