@@ -36,7 +36,10 @@ export interface LocalDriverOptions {
   /** Sockets live here (short paths: a Unix socket path is limited to 107 bytes). */
   socketRoot?: string;
   startTimeoutMs?: number;
-  /** How long Jupyter gets to shut its kernels down before the sandbox is killed. */
+  /**
+   * How long Jupyter gets to shut its kernels down before the sandbox is killed. Short: the
+   * notebook's files are safe either way (Jupyter saves by writing a temporary file and renaming it).
+   */
   stopGraceMs?: number;
   limiter?: ResourceLimiter;
   logger?: FastifyBaseLogger;
@@ -123,7 +126,7 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
     const running = this.running.get(ref.notebookId);
     if (!running) return;
     running.stopping = true;
-    const grace = this.options.stopGraceMs ?? 1500;
+    const grace = this.options.stopGraceMs ?? 300;
     // Jupyter's own shutdown stops its kernels; the sandbox then ends with it.
     await jupyterRequest(running.upstream, 'POST', 'api/shutdown', { timeoutMs: grace }).catch(() => undefined);
     const ended = await Promise.race([running.exited.then(() => true), delay(grace).then(() => false)]);
