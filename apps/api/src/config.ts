@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { S3Settings } from './documents/s3-document-store';
 import { ID_TOKEN_AUDIENCE_DEFAULT, LIMITS } from '@hdp/contract';
+import { DEFAULT_CATALOGUE_FILE } from './workbenches/compute-catalogue';
 
 /** Content types accepted for documents unless DOCUMENT_TYPES says otherwise. */
 export const DEFAULT_DOCUMENT_TYPES = [
@@ -56,6 +57,8 @@ const EnvSchema = z.object({
   SUPPRESSION_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(LIMITS.defaultSuppressionThreshold),
   QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(LIMITS.defaultQueryTimeoutMs),
   QUERY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  WORKBENCH_CATALOGUE_FILE: z.string().optional(),
+  JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   DEMO_PERSONS: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
   DEMO_SEED: z.coerce.number().int().min(0).default(20_240_501),
   NOTEBOOK_IDLE_MINUTES: z.coerce.number().positive().max(7 * 24 * 60).default(30),
@@ -112,6 +115,14 @@ export interface Config {
   queryWorkers: number;
   /** Persons of the demo dataset generated on first start when the warehouse is empty (0: none). */
   demo: { persons: number; seed: number };
+  /** How long a claimed job stays held without a heartbeat before another process may take it over. */
+  jobLeaseMs: number;
+  workbenches: {
+    /** Where workbench files live (`<id>/released/...`, `<id>/notebooks/...`). */
+    dir: string;
+    /** The compute catalogue (zones, machine types, accelerators, environments). */
+    catalogueFile: string;
+  };
   notebooks: {
     /** A running notebook unused this long is stopped (its files persist). */
     idleMinutes: number;
@@ -179,6 +190,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     queryWorkers: e.QUERY_WORKERS,
     demo: { persons: e.DEMO_PERSONS, seed: e.DEMO_SEED },
+    jobLeaseMs: e.JOB_LEASE_MS,
+    workbenches: {
+      dir: path.join(path.resolve(e.DATA_DIR), 'workbenches'),
+      catalogueFile: e.WORKBENCH_CATALOGUE_FILE ? path.resolve(e.WORKBENCH_CATALOGUE_FILE) : DEFAULT_CATALOGUE_FILE,
+    },
     notebooks: {
       idleMinutes: e.NOTEBOOK_IDLE_MINUTES,
       socketDir: e.NOTEBOOK_SOCKET_DIR ? path.resolve(e.NOTEBOOK_SOCKET_DIR) : undefined,
