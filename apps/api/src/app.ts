@@ -14,6 +14,7 @@ import { registerContractRoutes } from './routes/contract-routes';
 import { registerHealthRoutes } from './routes/health/health-routes';
 import { registerWellKnownRoutes } from './routes/auth/well-known-routes';
 import { registerNotebookProxy } from './notebooks/notebook-proxy';
+import { proxyGate } from './notebooks/notebook-commands';
 
 /** Request ids: a caller's own (from a proxy) when it looks sane, a fresh UUID otherwise. */
 const REQUEST_ID = /^[\w.:-]{8,128}$/;
@@ -75,6 +76,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     sessions: notebooks.sessions,
     activity: notebooks.activity,
     upstream: (notebookId) => notebooks.driver.upstream(notebookId),
+    mayUse: proxyGate(services),
     allowedOrigins: [new URL(config.publicUrl).origin],
     secureCookie: new URL(config.publicUrl).protocol === 'https:',
   });

@@ -19,7 +19,8 @@ import { ComputeCatalogue } from './workbenches/compute-catalogue';
 import { provisionHandler } from './workbenches/workbench-provisioner';
 import { openWarehouse } from './warehouse/open-warehouse';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
-import { createNotebookServices } from './notebooks/notebook-services';
+import { connectNotebookLifecycle, createNotebookServices } from './notebooks/notebook-services';
+import { notebookLifecycleHandler } from './notebooks/notebook-lifecycle-job';
 
 /** For commands that never touch health data: opening no warehouse leaves it free for the server. */
 const unavailableWarehouse: WarehouseEngine = {
@@ -70,9 +71,11 @@ export async function openServices(
         : await openWarehouse({ warehouseUrl: config.warehouseUrl, dataDir: config.dataDir, inMemory: options.inMemory });
     const workbenchStore = new LocalFileStore(config.workbenches.dir);
     await workbenchStore.prepare();
+    const notebooks = createNotebookServices(config, logger);
     const jobs = new JobWorker({ db: database.db, singleOwner: database.kind === 'pglite', leaseMs: config.jobLeaseMs }, [
       queryRunHandler({ warehouse, config }),
       provisionHandler({ warehouse, store: workbenchStore, config }),
+      notebookLifecycleHandler({ notebooks, catalogue: computeCatalogue, config, logger }),
     ]);
     const services: AppServices = {
       config,
@@ -95,8 +98,9 @@ export async function openServices(
       queryWorker: jobs,
       workbenchStore,
       computeCatalogue,
-      notebooks: createNotebookServices(config, logger),
+      notebooks,
     };
+    connectNotebookLifecycle(services);
     if (options.startWorker !== false && options.warehouse !== false) await jobs.start();
     return {
       services,

@@ -5,11 +5,12 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { IdleMonitor } from '../src/notebooks/idle-monitor';
+import { notebookRepository } from '../src/notebooks/notebook-repository';
 import { NOTEBOOK_COOKIE } from '../src/notebooks/notebook-proxy';
 import { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
 import { RuntimeRequestError, type NotebookRuntimeSpec } from '../src/notebooks/runtime/runtime-driver';
 import { KernelConnection } from './support/jupyter-kernel';
-import { startTestApp, type TestApp } from './support/test-app';
+import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
 
 /**
  * The local notebook runtime for real: Debian's Jupyter in bubblewrap, reached through the
@@ -28,7 +29,8 @@ let kernelId: string;
 
 const spec: NotebookRuntimeSpec = {
   notebookId: '0b6a3f5e-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
-  workbenchId: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+  // The workbench made in beforeAll.
+  workbenchId: '',
   environment: 'python3-datascience',
   limits: { cpuLimit: 1, memoryLimitMb: 768, maxProcesses: 96 },
 };
@@ -51,6 +53,27 @@ async function openKernel(): Promise<KernelConnection> {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'hdp-notebooks-test-'));
+  process.env.HDP_TEST_SECRET = SECRET;
+  testApp = await startTestApp({ DATA_DIR: dataDir });
+  // The proxy lets through only the creator of a RUNNING notebook of a workbench they belong to.
+  const workbench = await testApp.request({
+    method: 'POST',
+    url: '/api/v1/workbenches/',
+    token: (await testApp.signIn(ADMIN_EMAIL)).id_token,
+    payload: { name: 'Runtime tests', purpose: 'To check that the notebook runtime keeps released data safe inside its sandbox.' },
+  });
+  expect(workbench.statusCode, workbench.body).toBe(201);
+  spec.workbenchId = workbench.json().id;
+  await notebookRepository.insert(testApp.services.db, {
+    id: spec.notebookId,
+    workbenchId: spec.workbenchId,
+    ownerId: testApp.admin.id,
+    name: 'Runtime test notebook',
+    environment: spec.environment,
+    zone: 'australia-southeast1-a',
+    machineType: 'n1-standard-4',
+    status: 'RUNNING',
+  });
   const released = path.join(dataDir, 'workbenches', spec.workbenchId, 'released', 'cohorts', 'demo-v1');
   mkdirSync(released, { recursive: true });
   const rows = ['person_id,gender,year_of_birth', ...Array.from({ length: COHORT_PERSONS }, (_v, i) => `${i + 1},F,${1950 + (i % 50)}`)];
@@ -58,8 +81,6 @@ beforeAll(async () => {
   const other = path.join(dataDir, 'workbenches', 'other-workbench', 'released');
   mkdirSync(other, { recursive: true });
   writeFileSync(path.join(other, 'secret.csv'), 'person_id\n1\n');
-  process.env.HDP_TEST_SECRET = SECRET;
-  testApp = await startTestApp({ DATA_DIR: dataDir });
   await testApp.app.listen({ host: '127.0.0.1', port: 0 });
   const address = testApp.app.server.address() as { port: number };
   origin = `http://127.0.0.1:${address.port}`;
@@ -282,7 +303,7 @@ describe('stop, start, idle stop, reconcile and delete', () => {
       readFileSync(path.join(dataDir, 'workbenches', spec.workbenchId, 'notebooks', spec.notebookId, 'runtime', 'state.json'), 'utf8'),
     ).pid as number;
     // A driver that did not start it stands for the API after a restart.
-    const restarted = new LocalNotebookDriver({ dataDir, basePath: (id) => `/jupyter/${id}/` });
+    const restarted = new LocalNotebookDriver({ workbenchesDir: path.join(dataDir, 'workbenches'), basePath: (id) => `/jupyter/${id}/` });
     const outcomes = await restarted.reconcile();
     expect(outcomes).toEqual([expect.objectContaining({ notebookId: spec.notebookId, outcome: 'orphan-stopped' })]);
     await expect.poll(() => existsSync(`/proc/${pid}`), { timeout: 5000 }).toBe(false);

@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { AppServices } from '../app-services';
 import type { Config } from '../config';
+import { stopIdleNotebook } from './notebook-commands';
+import { notebookRepository } from './notebook-repository';
 import { IdleMonitor } from './idle-monitor';
 import { notebookBasePath } from './notebook-proxy';
 import { NotebookSessions } from './notebook-sessions';
@@ -23,7 +26,7 @@ export interface NotebookServices {
 /** Builds the notebook services of this deployment: the local driver, the embedded default. */
 export function createNotebookServices(config: Config, logger: FastifyBaseLogger): NotebookServices {
   const driver = new LocalNotebookDriver({
-    dataDir: config.dataDir,
+    workbenchesDir: config.workbenches.dir,
     basePath: notebookBasePath,
     socketRoot: config.notebooks.socketDir,
     startTimeoutMs: config.notebooks.startTimeoutSeconds * 1000,
@@ -50,4 +53,20 @@ export function createNotebookServices(config: Config, logger: FastifyBaseLogger
     },
   };
   return services;
+}
+
+/**
+ * Hands the lifecycle what the runtime reports on its own: an idle notebook is stopped through
+ * the stop command (status, audit entry, job), and a server that ends unexpectedly makes its
+ * notebook FAILED with the reason.
+ */
+export function connectNotebookLifecycle(services: AppServices): void {
+  const { notebooks, db, logger } = services;
+  notebooks.stopIdle = (ref, idleForMs) => stopIdleNotebook(services, ref, idleForMs);
+  notebooks.driver.onUnexpectedExit((ref, status) => {
+    notebooks.sessions.revokeNotebook(ref.notebookId);
+    notebookRepository
+      .moveStatus(db, ref.notebookId, ['RUNNING'], 'FAILED', status.reason ?? 'The notebook server ended unexpectedly.')
+      .catch((error: unknown) => logger.error({ err: error, notebookId: ref.notebookId }, 'recording a failed notebook failed'));
+  });
 }

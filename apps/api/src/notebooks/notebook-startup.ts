@@ -1,14 +1,9 @@
 import type { AppServices } from '../app-services';
 
 /**
- * At API start: reconcile the runtime with what a previous process left (stopping orphans), then
- * start the idle monitor. Runs before the API listens, so no request sees a stale state.
+ * At API start, once the job worker has reconciled the runtime and the notebooks' statuses (its
+ * recover step, before the API listens): the idle monitor.
  */
 export async function startNotebooks(services: AppServices): Promise<void> {
-  const { driver, idle } = services.notebooks;
-  const outcomes = await driver.reconcile();
-  for (const outcome of outcomes) {
-    services.logger.warn({ notebookId: outcome.notebookId, workbenchId: outcome.workbenchId, outcome: outcome.outcome }, outcome.reason);
-  }
-  idle.start();
+  services.notebooks.idle.start();
 }

@@ -29,8 +29,8 @@ const READY_POLL_MS = 20;
 const LOG_TAIL_BYTES = 2000;
 
 export interface LocalDriverOptions {
-  /** DATA_DIR: notebooks live under `workbenches/<workbenchId>/notebooks/<notebookId>/`. */
-  dataDir: string;
+  /** DATA_DIR/workbenches: notebooks live under `<workbenchId>/notebooks/<notebookId>/`. */
+  workbenchesDir: string;
   /** Public path prefix of a notebook (the proxy's and Jupyter's base URL). */
   basePath: (notebookId: string) => string;
   /** Sockets live here (short paths: a Unix socket path is limited to 107 bytes). */
@@ -104,7 +104,7 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
   }
 
   async create(spec: NotebookRuntimeSpec): Promise<void> {
-    this.check(spec);
+    this.validate(spec);
     const dirs = this.paths(spec);
     await mkdir(dirs.home, { recursive: true, mode: 0o700 });
     await chown(dirs.home, SANDBOX_UID, SANDBOX_GID);
@@ -112,7 +112,7 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
   }
 
   async start(spec: NotebookRuntimeSpec): Promise<void> {
-    this.check(spec);
+    this.validate(spec);
     if (this.running.has(spec.notebookId)) return;
     const pending = this.starting.get(spec.notebookId);
     if (pending) return pending;
@@ -160,7 +160,7 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
 
   async reconcile(): Promise<ReconcileOutcome[]> {
     const outcomes: ReconcileOutcome[] = [];
-    const workbenchesDir = path.join(this.options.dataDir, 'workbenches');
+    const workbenchesDir = this.options.workbenchesDir;
     const workbenchIds = await readdir(workbenchesDir).catch(() => [] as string[]);
     for (const workbenchId of workbenchIds) {
       const notebookIds = await readdir(path.join(workbenchesDir, workbenchId, 'notebooks')).catch(() => [] as string[]);
@@ -209,7 +209,7 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
     await Promise.all([...this.running.values()].map((r) => this.stop(r.ref)));
   }
 
-  private check(spec: NotebookRuntimeSpec): void {
+  validate(spec: NotebookRuntimeSpec): void {
     this.assertIds(spec);
     const availability = this.availability();
     if (!availability.available) throw new RuntimeUnavailableError(availability.detail!);
@@ -232,7 +232,7 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
   }
 
   private paths(ref: NotebookRef) {
-    const workbench = path.join(this.options.dataDir, 'workbenches', ref.workbenchId);
+    const workbench = path.join(this.options.workbenchesDir, ref.workbenchId);
     const root = path.join(workbench, 'notebooks', ref.notebookId);
     const runtime = path.join(root, 'runtime');
     return {

@@ -74,6 +74,8 @@ export type RuntimeExitListener = (ref: NotebookRef, status: RuntimeStatus) => v
 export interface NotebookRuntimeDriver {
   readonly kind: string;
   availability(): RuntimeAvailability;
+  /** Throws RuntimeUnavailableError or RuntimeRequestError when this spec cannot run here. */
+  validate(spec: NotebookRuntimeSpec): void;
   /** Prepares the notebook's home and starts it; resolves once its server answers. */
   create(spec: NotebookRuntimeSpec): Promise<void>;
   /** Starts a stopped notebook on its kept home; resolves once its server answers. */
