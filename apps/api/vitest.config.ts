@@ -28,6 +28,8 @@ export default defineConfig({
             'test/cohort-compiler.test.ts',
             'test/request-logger.test.ts',
             'test/notebook-runtime.test.ts',
+            // It makes its own PostgreSQL database whichever project runs it: once is enough.
+            'test/notebook-restart.test.ts',
           ],
           env: { HDP_TEST_DB: 'postgres' },
         },
