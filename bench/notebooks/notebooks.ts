@@ -1,6 +1,8 @@
 /**
- * Notebooks on the local runtime (Debian's Jupyter in bubblewrap), through the platform's proxy:
- * - create → a cell runs (server up, kernel started, `1 + 1` answered over the kernel WebSocket);
+ * Notebooks on the local runtime (Debian's Jupyter in bubblewrap), through the API's routes (and
+ * so the job queue) and the platform's proxy:
+ * - create → a cell runs (the create call, its job, the server up, the open URL, a kernel
+ *   started, `1 + 1` answered over the kernel WebSocket);
  * - stop; start from stopped → a cell runs;
  * - 10 notebooks running with an idle kernel each: memory per notebook (PSS and RSS of its
  *   processes), and the API's p95 on another call with none and with ten running;
@@ -9,14 +11,12 @@
  * Goals: create → cell p95 <= 5 s; start → cell p95 <= 3 s; stop <= 2 s; API p95 within 1.2× with
  * ten running; proxy <= 1.2× direct.
  */
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../apps/api/src/app';
 import { loadConfig } from '../../apps/api/src/config';
-import type { NotebookRuntimeSpec } from '../../apps/api/src/notebooks/runtime/runtime-driver';
 import { openServices } from '../../apps/api/src/services';
 import { ensureFirstAdmin } from '../../apps/api/src/users/admin-creator';
 import { KernelConnection } from '../../apps/api/test/support/jupyter-kernel';
@@ -32,18 +32,15 @@ const fetches = arg('fetches', 200);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const ms = (values: number[]) => `p50 ${percentile(values, 50).toFixed(0).padStart(5)} ms   p95 ${percentile(values, 95).toFixed(0).padStart(5)} ms`;
 
-// The default machine type of the catalogue (n1-standard-4).
-const LIMITS = { cpuLimit: 4, memoryLimitMb: 15_360, maxProcesses: 1024 };
-const workbenchId = randomUUID();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-bench-notebooks-'));
 const password = 'bench-admin-password';
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_PASSWORD: password, DEMO_PERSONS: '0', PUBLIC_URL: 'http://127.0.0.1' });
 const opened = await openServices(config, { inMemory: true });
 const app = await buildApp(opened.services);
-const { driver, sessions } = opened.services.notebooks;
+const { driver } = opened.services.notebooks;
 
 try {
-  const admin = (await ensureFirstAdmin(opened.services.db, config.admin))!.user;
+  await ensureFirstAdmin(opened.services.db, config.admin);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const tokenResponse = await fetch(`${origin}/api/v1/auth/token/`, {
@@ -53,12 +50,35 @@ try {
   });
   const idToken = ((await tokenResponse.json()) as { id_token: string }).id_token;
 
+  const api = async (method: string, url: string, body?: unknown) => {
+    const response = await fetch(`${origin}/api/v1${url}`, {
+      method,
+      headers: { authorization: `Bearer ${idToken}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as Record<string, unknown>;
+    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${String(json.detail)}`);
+    return json;
+  };
+  const workbench = await api('POST', '/workbenches/', { name: 'Notebook benchmark', purpose: 'To measure how quickly notebooks start, stop and answer through the proxy.' });
+  const workbenchId = workbench.id as string;
+  const notebooksUrl = `/workbenches/${workbenchId}/notebooks/`;
+  /** Waits until the notebook reaches `status` (the list, as the web app follows it). */
+  const reach = async (notebookId: string, status: string) => {
+    for (;;) {
+      const list = (await api('GET', `${notebooksUrl}?limit=100`)) as { notebooks: { id: string; status: string; status_reason: string | null }[] };
+      const found = list.notebooks.find((n) => n.id === notebookId);
+      if (found?.status === status) return;
+      if (found?.status === 'FAILED') throw new Error(`notebook FAILED: ${found.status_reason}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
   const cookies = new Map<string, string>();
   const cookieFor = async (notebookId: string) => {
     const known = cookies.get(notebookId);
     if (known) return known;
-    const ticket = sessions.issueTicket({ notebookId, userId: admin.id });
-    const open = await fetch(`${origin}/jupyter/${notebookId}/_open?ticket=${ticket}`);
+    const { url } = (await api('POST', `${notebooksUrl}${notebookId}/open/`)) as { url: string };
+    const open = await fetch(url.replace(config.publicUrl, origin));
     const cookie = open.headers.get('set-cookie')!.split(';')[0]!;
     cookies.set(notebookId, cookie);
     return cookie;
@@ -74,26 +94,33 @@ try {
     await connection.close();
     if (cell.result !== '2') throw new Error(`the cell gave ${JSON.stringify(cell)}`);
   };
-  const spec = (): NotebookRuntimeSpec => ({ notebookId: randomUUID(), workbenchId, environment: 'python3-datascience', limits: LIMITS });
+  const createRunning = async (name: string) => {
+    const created = await api('POST', notebooksUrl, { name, environment: 'python3-datascience' });
+    const notebookId = created.id as string;
+    await reach(notebookId, 'RUNNING');
+    return notebookId;
+  };
 
-  out(`Notebooks on the local runtime (${driver.availability().enforcement.memory}); ${os.cpus().length} cores`);
+  out(`Notebooks on the local runtime (${driver.availability().enforcement.memory}); ${os.cpus().length} cores; machine type n1-standard-4`);
   const createTimes: number[] = [];
   const stopTimes: number[] = [];
   const startTimes: number[] = [];
   for (let i = 0; i < rounds; i += 1) {
-    const notebook = spec();
     let t0 = performance.now();
-    await driver.create(notebook);
-    await runCell(notebook.notebookId);
+    const notebookId = await createRunning(`Round ${i}`);
+    await runCell(notebookId);
     createTimes.push(performance.now() - t0);
+    cookies.delete(notebookId);
     t0 = performance.now();
-    await driver.stop(notebook);
+    await api('POST', `${notebooksUrl}${notebookId}/stop/`);
+    await reach(notebookId, 'STOPPED');
     stopTimes.push(performance.now() - t0);
     t0 = performance.now();
-    await driver.start(notebook);
-    await runCell(notebook.notebookId);
+    await api('POST', `${notebooksUrl}${notebookId}/start/`);
+    await reach(notebookId, 'RUNNING');
+    await runCell(notebookId);
     startTimes.push(performance.now() - t0);
-    await driver.delete(notebook);
+    await api('DELETE', `${notebooksUrl}${notebookId}/`);
   }
   out(`  create → a cell runs (${rounds})            ${ms(createTimes)}   (goal p95 <= 5000 ms)`);
   out(`  start from stopped → a cell runs (${rounds})  ${ms(startTimes)}   (goal p95 <= 3000 ms)`);
@@ -111,18 +138,17 @@ try {
   };
   const idleP95 = await apiP95();
 
-  const running: NotebookRuntimeSpec[] = [];
+  const running: string[] = [];
   for (let i = 0; i < runningCount; i += 1) {
-    const notebook = spec();
-    await driver.create(notebook);
-    await runCell(notebook.notebookId);
-    running.push(notebook);
+    const notebookId = await createRunning(`Idle ${i}`);
+    await runCell(notebookId);
+    running.push(notebookId);
   }
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const pss: number[] = [];
   const rss: number[] = [];
-  for (const notebook of running) {
-    const procs = fs.readFileSync(`/sys/fs/cgroup/pids/hdp-notebooks/${notebook.notebookId}/cgroup.procs`, 'utf8').split('\n').filter(Boolean);
+  for (const notebookId of running) {
+    const procs = fs.readFileSync(`/sys/fs/cgroup/pids/hdp-notebooks/${notebookId}/cgroup.procs`, 'utf8').split('\n').filter(Boolean);
     let notebookPss = 0;
     let notebookRss = 0;
     for (const pid of procs) {
@@ -141,17 +167,17 @@ try {
   // A 1 MB notebook file in the first running notebook's home.
   const target = running[0]!;
   const cells = Array.from({ length: 64 }, (_v, i) => ({ cell_type: 'code', execution_count: i, metadata: {}, outputs: [], source: 'x'.repeat(16_000) }));
-  const file = path.join(dataDir, 'workbenches', workbenchId, 'notebooks', target.notebookId, 'home', 'large.ipynb');
+  const file = path.join(dataDir, 'workbenches', workbenchId, 'notebooks', target, 'home', 'large.ipynb');
   fs.writeFileSync(file, JSON.stringify({ cells, metadata: {}, nbformat: 4, nbformat_minor: 5 }));
   fs.chownSync(file, 65534, 65534);
   const size = fs.statSync(file).size;
-  const upstream = driver.upstream(target.notebookId)!;
+  const upstream = driver.upstream(target)!;
   const plan = {
     socketPath: upstream.socketPath,
     token: upstream.token,
     proxyPort: Number(new URL(origin).port),
-    cookie: await cookieFor(target.notebookId),
-    path: `/jupyter/${target.notebookId}/files/large.ipynb`,
+    cookie: await cookieFor(target),
+    path: `/jupyter/${target}/files/large.ipynb`,
     size,
     fetches,
   };
