@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notebook, NotebookList } from '@hdp/contract';
 import { notebookLifecycleHandler } from '../src/notebooks/notebook-lifecycle-job';
 import { notebookRepository } from '../src/notebooks/notebook-repository';
+import { notebookBasePath } from '../src/notebooks/notebook-proxy';
+import { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
 import { KernelConnection } from './support/jupyter-kernel';
 import { startTestApp, type TestApp } from './support/test-app';
 import type { Account } from './support/workbench-fixtures';
@@ -194,6 +196,28 @@ describe('stopping, starting and deleting', () => {
     expect(fs.existsSync(home)).toBe(false);
     const events = await rowsOf(sql`select event_type from audit_log where resource_type = 'notebook' and resource_id = ${notebook.id} and outcome = 'SUCCESS' order by seq`);
     expect(events.map((e) => e.event_type)).toEqual(['NOTEBOOK_CREATED', 'NOTEBOOK_OPENED', 'NOTEBOOK_STOPPED', 'NOTEBOOK_STARTED', 'NOTEBOOK_DELETED']);
+  });
+});
+
+describe('on a host without Jupyter', () => {
+  it('lists with what to install, and answers a create with 503 and that detail', async () => {
+    const installed = t.services.notebooks.driver;
+    t.services.notebooks.driver = new LocalNotebookDriver({
+      workbenchesDir: t.config.workbenches.dir,
+      basePath: notebookBasePath,
+      hostCheck: { missingBase: ['jupyter-notebook', 'bubblewrap'], missingByEnvironment: { 'python3-datascience': ['python3-pandas'] }, isRoot: true },
+    });
+    try {
+      const list = (await call(wendy, 'GET', '/notebooks/')).json() as NotebookList;
+      expect(list.runtime_available).toBe(false);
+      expect(list.runtime_detail).toMatch(/apt-get install -y jupyter-notebook bubblewrap python3-pandas/);
+      const created = await call(wendy, 'POST', '/notebooks/', { name: 'Not here', environment: 'python3-datascience' });
+      expect(created.statusCode).toBe(503);
+      expect(created.json().detail).toBe(list.runtime_detail);
+      expect((await call(wendy, 'GET', '/notebooks/?search=Not%20here')).json().total).toBe(0);
+    } finally {
+      t.services.notebooks.driver = installed;
+    }
   });
 });
 

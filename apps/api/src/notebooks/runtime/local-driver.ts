@@ -5,7 +5,7 @@ import { chmod, chown, mkdir, open, readdir, readFile, rm, stat, writeFile } fro
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { checkHost, installHint, LOCAL_ENVIRONMENTS } from './local-environments';
+import { checkHost, installHint, LOCAL_ENVIRONMENTS, type HostCheck } from './local-environments';
 import { jupyterActivity, jupyterRequest } from './jupyter-client';
 import { ResourceLimiter } from './resource-limits';
 import { jupyterConfig, SANDBOX_GID, SANDBOX_UID, sandboxArguments } from './sandbox';
@@ -42,6 +42,8 @@ export interface LocalDriverOptions {
    */
   stopGraceMs?: number;
   limiter?: ResourceLimiter;
+  /** What is installed on the host; looked up at construction unless given. */
+  hostCheck?: HostCheck;
   logger?: FastifyBaseLogger;
 }
 
@@ -74,10 +76,11 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
   private readonly exitListeners: RuntimeExitListener[] = [];
   private readonly limiter: ResourceLimiter;
   private readonly socketRoot: string;
-  private readonly hostCheck = checkHost();
+  private readonly hostCheck: HostCheck;
 
   constructor(private readonly options: LocalDriverOptions) {
     this.limiter = options.limiter ?? new ResourceLimiter();
+    this.hostCheck = options.hostCheck ?? checkHost();
     this.socketRoot = options.socketRoot ?? path.join(os.tmpdir(), 'hdp-notebooks');
   }
 
