@@ -253,6 +253,41 @@ print(hog.returncode, refused, len(children))`);
   });
 });
 
+describe('the R environment', () => {
+  it('reads the released cohort file with the tidyverse', async () => {
+    const r: NotebookRuntimeSpec = { ...spec, notebookId: 'f0000000-0000-4000-8000-000000000001', environment: 'r-tidyverse' };
+    await notebookRepository.insert(testApp.services.db, {
+      id: r.notebookId,
+      workbenchId: r.workbenchId,
+      ownerId: testApp.admin.id,
+      name: 'R notebook',
+      environment: r.environment,
+      zone: 'australia-southeast1-a',
+      machineType: 'n1-standard-4',
+      status: 'RUNNING',
+    });
+    await driver.create(r);
+    try {
+      const rBase = `/jupyter/${r.notebookId}/`;
+      const ticket = testApp.services.notebooks.sessions.issueTicket({ notebookId: r.notebookId, userId: testApp.admin.id });
+      const rCookie = (await fetch(`${origin}${rBase}_open?ticket=${ticket}`)).headers.get('set-cookie')!.split(';')[0]!;
+      const started = await fetch(`${origin}${rBase}api/kernels`, { method: 'POST', headers: { cookie: rCookie, 'content-type': 'application/json' }, body: '{}' });
+      const { id, name } = (await started.json()) as { id: string; name: string };
+      expect(name).toBe('ir');
+      const kernel = await KernelConnection.open(`${origin.replace('http', 'ws')}${rBase}api/kernels/${id}/channels`, { cookie: rCookie });
+      const cell = await kernel.execute(
+        "suppressPackageStartupMessages(library(tidyverse)); nrow(read_csv('released/cohorts/demo-v1/person.csv.gz', show_col_types = FALSE))",
+        40_000,
+      );
+      await kernel.close();
+      expect(cell.error).toBeUndefined();
+      expect(cell.result).toBe(`[1] ${COHORT_PERSONS}`);
+    } finally {
+      await driver.delete(r);
+    }
+  }, 60_000);
+});
+
 describe('stop, start, idle stop, reconcile and delete', () => {
   it("stops and starts again with the notebook's files kept", async () => {
     const notebook = { cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 };

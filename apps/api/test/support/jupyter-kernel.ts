@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 
 /** What one executed cell gave back. */
 export interface CellResult {
-  /** The execute_result's text/plain. */
+  /** The execute_result's text/plain (IRkernel sends a display_data instead). */
   result?: string;
   stdout: string;
   error?: string;
@@ -87,6 +87,7 @@ export class KernelConnection {
     const { content } = message;
     switch (message.header.msg_type) {
       case 'execute_result':
+      case 'display_data':
         pending.collected.result = (content.data as Record<string, string>)['text/plain'];
         break;
       case 'stream':

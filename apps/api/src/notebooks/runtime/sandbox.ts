@@ -82,6 +82,8 @@ export function sandboxArguments(
     USER: 'nobody',
     PATH: '/usr/local/bin:/usr/bin:/bin',
     LANG: 'C.UTF-8',
+    // Without it R asks timedatectl, which is not in the sandbox, and warns on every start.
+    TZ: 'UTC',
     SHELL: '/bin/bash',
     JUPYTER_CONFIG_DIR: `${SANDBOX_HOME}/.jupyter`,
     JUPYTER_DATA_DIR: `${SANDBOX_HOME}/.local/share/jupyter`,
