@@ -163,6 +163,8 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
 
   async reconcile(): Promise<ReconcileOutcome[]> {
     const outcomes: ReconcileOutcome[] = [];
+    // Empty groups whose removal was cut short (the process stopped first).
+    await this.limiter.sweep(new Set([...this.running.keys(), ...this.starting.keys()]));
     const workbenchesDir = this.options.workbenchesDir;
     const workbenchIds = await readdir(workbenchesDir).catch(() => [] as string[]);
     for (const workbenchId of workbenchIds) {

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { readFile, rmdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RuntimeLimits } from './runtime-driver';
 
@@ -91,7 +91,10 @@ export class ResourceLimiter {
     return text.split('\n').filter(Boolean).map(Number);
   }
 
-  /** Removes the notebook's group once its processes have ended. */
+  /**
+   * Removes the notebook's group once its processes have ended. The kernel refuses (EBUSY) while
+   * it still reaps the last tasks, which takes a moment on a loaded host: it is tried again.
+   */
   async release(notebookId: string): Promise<void> {
     const dirs =
       this.mode === 'cgroup-v1'
@@ -99,7 +102,23 @@ export class ResourceLimiter {
         : this.mode === 'cgroup-v2'
           ? [path.join(this.root, this.group, notebookId)]
           : [];
-    await Promise.all(dirs.map((d) => rmdir(d).catch(() => undefined)));
+    await Promise.all(dirs.map((dir) => removeGroup(dir)));
+  }
+
+  /**
+   * Removes empty groups of notebooks not in `running`, left by a process that stopped before
+   * removing them. Only groups older than a minute: a younger one may belong to a notebook another
+   * API process on this host is launching right now.
+   */
+  async sweep(running: ReadonlySet<string>): Promise<void> {
+    const parent = this.mode === 'cgroup-v1' ? path.join(this.root, 'pids', this.group) : this.mode === 'cgroup-v2' ? path.join(this.root, this.group) : undefined;
+    if (!parent) return;
+    const entries = await readdir(parent, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory() || running.has(entry.name)) continue;
+      const age = Date.now() - (await stat(path.join(parent, entry.name))).mtimeMs;
+      if (age > 60_000 && (await this.pids(entry.name)).length === 0) await this.release(entry.name);
+    }
   }
 
   private v1Dir(controller: string, notebookId: string): string {
@@ -123,6 +142,19 @@ export class ResourceLimiter {
       return 'cgroup-v1';
     } catch {
       return 'rlimit';
+    }
+  }
+}
+
+async function removeGroup(dir: string): Promise<void> {
+  for (let attempt = 0; attempt < 40; attempt++) {
+    try {
+      await rmdir(dir);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code !== 'EBUSY') return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 }
