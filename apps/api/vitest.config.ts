@@ -18,7 +18,8 @@ export default defineConfig({
           // The data-directory lock, the access log and the hdp commands' own runs start the API on the
           // embedded database.
           // The warehouse and compiler suites do not use the platform database: they test both
-          // warehouse engines (DuckDB and PostgreSQL) themselves, once; the request logger uses no database.
+          // warehouse engines (DuckDB and PostgreSQL) themselves, once; the request logger and the
+          // notebook runtime use no database.
           exclude: [
             'test/data-dir-lock.test.ts',
             'test/access-log.test.ts',
@@ -26,6 +27,9 @@ export default defineConfig({
             'test/warehouse.test.ts',
             'test/cohort-compiler.test.ts',
             'test/request-logger.test.ts',
+            'test/notebook-runtime.test.ts',
+            // It makes its own PostgreSQL database whichever project runs it: once is enough.
+            'test/notebook-restart.test.ts',
           ],
           env: { HDP_TEST_DB: 'postgres' },
         },

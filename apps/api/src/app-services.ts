@@ -13,6 +13,7 @@ import type { JobWorker } from './jobs/job-worker';
 import type { FileStore } from './storage/file-store';
 import type { ComputeCatalogue } from './workbenches/compute-catalogue';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
+import type { NotebookServices } from './notebooks/notebook-services';
 
 /** What handlers and commands work with: built once at start-up, handed to the app. */
 export interface AppServices {
@@ -40,4 +41,6 @@ export interface AppServices {
   workbenchStore: FileStore;
   /** Zones, machine types, accelerators and environments notebooks may use (WORKBENCH_CATALOGUE_FILE). */
   computeCatalogue: ComputeCatalogue;
+  /** Notebooks: the runtime driver, the proxy's sessions and activity, idle stop. */
+  notebooks: NotebookServices;
 }

@@ -15,6 +15,8 @@ import { lazyRequestLogger } from './http/request-logger';
 import { registerContractRoutes } from './routes/contract-routes';
 import { registerHealthRoutes } from './routes/health/health-routes';
 import { registerWellKnownRoutes } from './routes/auth/well-known-routes';
+import { registerNotebookProxy } from './notebooks/notebook-proxy';
+import { proxyGate } from './notebooks/notebook-commands';
 
 /** Request ids: a caller's own (from a proxy) when it looks sane, a fresh UUID otherwise. */
 const REQUEST_ID = /^[\w.:-]{8,128}$/;
@@ -78,6 +80,15 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   registerHealthRoutes(app);
   registerWellKnownRoutes(app);
   registerContractRoutes(app);
+  const { notebooks } = services;
+  await registerNotebookProxy(app, {
+    sessions: notebooks.sessions,
+    activity: notebooks.activity,
+    upstream: (notebookId) => notebooks.driver.upstream(notebookId),
+    mayUse: proxyGate(services),
+    allowedOrigins: [new URL(config.publicUrl).origin],
+    secureCookie: new URL(config.publicUrl).protocol === 'https:',
+  });
   app.get('/api/v1/openapi.json', { config: { access: { public: true } }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

@@ -66,6 +66,9 @@ const EnvSchema = z.object({
   QUERY_DAILY_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(LIMITS.defaultQueryDailyBudget),
   DEMO_PERSONS: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
   DEMO_SEED: z.coerce.number().int().min(0).default(20_240_501),
+  NOTEBOOK_IDLE_MINUTES: z.coerce.number().positive().max(7 * 24 * 60).default(30),
+  NOTEBOOK_SOCKET_DIR: z.string().optional(),
+  NOTEBOOK_START_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
 });
 
 export interface ExternalIssuerConfig {
@@ -130,6 +133,14 @@ export interface Config {
     dir: string;
     /** The compute catalogue (zones, machine types, accelerators, environments). */
     catalogueFile: string;
+  };
+  notebooks: {
+    /** A running notebook unused this long is stopped (its files persist). */
+    idleMinutes: number;
+    /** Where the notebooks' Unix sockets are made (a short path: socket paths are limited to 107 bytes). */
+    socketDir?: string;
+    /** How long a notebook server gets to answer after it is launched. */
+    startTimeoutSeconds: number;
   };
 }
 
@@ -197,6 +208,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workbenches: {
       dir: path.join(path.resolve(e.DATA_DIR), 'workbenches'),
       catalogueFile: e.WORKBENCH_CATALOGUE_FILE ? path.resolve(e.WORKBENCH_CATALOGUE_FILE) : DEFAULT_CATALOGUE_FILE,
+    },
+    notebooks: {
+      idleMinutes: e.NOTEBOOK_IDLE_MINUTES,
+      socketDir: e.NOTEBOOK_SOCKET_DIR ? path.resolve(e.NOTEBOOK_SOCKET_DIR) : undefined,
+      startTimeoutSeconds: e.NOTEBOOK_START_TIMEOUT_SECONDS,
     },
   };
 }

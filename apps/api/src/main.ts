@@ -7,6 +7,7 @@ import { openServices } from './services';
 import { ensureFirstAdmin } from './users/admin-creator';
 import { startControlSocket } from './warehouse/control-socket';
 import { loadWarehouse } from './warehouse/warehouse-loader';
+import { startNotebooks } from './notebooks/notebook-startup';
 
 /** Starts the API: lock, migrate, seed the first admin, listen; stops cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     process.stdout.write(`Demo dataset generated: ${report.rows.person} synthetic persons in ${report.seconds.toFixed(1)} s.\n`);
   }
   const closeControlSocket = await startControlSocket(opened.services, config.dataDir);
+  await startNotebooks(opened.services);
   await app.listen({ host: config.host, port: config.port });
 
   const lines = [`API listening on ${config.publicUrl} (OpenAPI: ${config.publicUrl}/api/v1/docs/)`];

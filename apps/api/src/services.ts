@@ -20,6 +20,8 @@ import { provisionHandler } from './workbenches/workbench-provisioner';
 import { openWarehouse } from './warehouse/open-warehouse';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
 import { solver } from './warehouse/suppression';
+import { connectNotebookLifecycle, createNotebookServices } from './notebooks/notebook-services';
+import { notebookLifecycleHandler } from './notebooks/notebook-lifecycle-job';
 
 /** For commands that never touch health data: opening no warehouse leaves it free for the server. */
 const unavailableWarehouse: WarehouseEngine = {
@@ -73,9 +75,11 @@ export async function openServices(
     if (options.warehouse !== false) await solver();
     const workbenchStore = new LocalFileStore(config.workbenches.dir);
     await workbenchStore.prepare({ shared: !embedded });
+    const notebooks = createNotebookServices(config, logger);
     const jobs = new JobWorker({ db: database.db, singleOwner: database.kind === 'pglite', leaseMs: config.jobLeaseMs }, [
       queryRunHandler({ warehouse, config }),
       provisionHandler({ warehouse, store: workbenchStore, config }),
+      notebookLifecycleHandler({ notebooks, catalogue: computeCatalogue, config, logger }),
     ]);
     const services: AppServices = {
       config,
@@ -98,11 +102,15 @@ export async function openServices(
       queryWorker: jobs,
       workbenchStore,
       computeCatalogue,
+      notebooks,
     };
+    connectNotebookLifecycle(services);
     if (options.startWorker !== false && options.warehouse !== false) await jobs.start();
     return {
       services,
       close: async () => {
+        services.notebooks.idle.stop();
+        await services.notebooks.driver.close();
         await jobs.stop();
         await warehouse!.close();
         await database.close();

@@ -13,3 +13,5 @@ export * from './schemas/documents';
 export * from './schemas/data-explorer';
 export * from './schemas/cohorts';
 export * from './schemas/workbenches';
+export * from './schemas/notebooks';
+export * from './notebook-lifecycle';

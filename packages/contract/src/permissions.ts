@@ -21,7 +21,7 @@ export const PERMISSIONS = {
   cohorts: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, publish: STEWARDS },
   documents: { upload: DATA_USERS, read: DATA_USERS, delete: DATA_USERS },
   workbenches: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, delete: DATA_USERS },
-  notebooks: { list: DATA_USERS, create: DATA_USERS, start: DATA_USERS, stop: DATA_USERS, delete: DATA_USERS },
+  notebooks: { list: DATA_USERS, create: DATA_USERS, start: DATA_USERS, stop: DATA_USERS, delete: DATA_USERS, open: DATA_USERS },
   visualisation: { issueToken: DATA_USERS },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 

@@ -30,6 +30,7 @@ import {
   WorkbenchUpdate,
   ZoneList,
 } from './schemas/workbenches';
+import { Notebook, NotebookCreate, NotebookList, NotebookListQuery, NotebookOpen } from './schemas/notebooks';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -302,23 +303,32 @@ export const ROUTES = {
   listNotebooks: {
     method: 'GET', path: '/api/v1/workbenches/{workbenchId}/notebooks/', tag: 'notebooks',
     access: { permission: 'notebooks:list' }, summary: "List a workbench's notebooks", params: p(workbench),
-    querystring: ListQuery,
+    querystring: NotebookListQuery, responses: { 200: NotebookList },
   },
   createNotebook: {
     method: 'POST', path: '/api/v1/workbenches/{workbenchId}/notebooks/', tag: 'notebooks',
-    access: { permission: 'notebooks:create' }, summary: 'Create a notebook (body notebookCreate)', params: p(workbench),
+    access: { permission: 'notebooks:create' }, summary: 'Create a notebook (body notebookCreate); it is PROVISIONING until its server answers',
+    params: p(workbench), body: NotebookCreate, responses: { 202: Notebook },
   },
   deleteNotebook: {
     method: 'DELETE', path: '/api/v1/workbenches/{workbenchId}/notebooks/{notebookId}/', tag: 'notebooks',
-    access: { permission: 'notebooks:delete' }, summary: 'Delete a notebook', params: p(notebook),
+    access: { permission: 'notebooks:delete' }, summary: 'Delete a notebook and its files (DELETING until they are gone)', params: p(notebook),
+    responses: { 202: Notebook },
   },
   startNotebook: {
     method: 'POST', path: '/api/v1/workbenches/{workbenchId}/notebooks/{notebookId}/start/', tag: 'notebooks',
-    access: { permission: 'notebooks:start' }, summary: 'Start a notebook', params: p(notebook),
+    access: { permission: 'notebooks:start' }, summary: 'Start a stopped or failed notebook (STARTING until its server answers)', params: p(notebook),
+    responses: { 202: Notebook },
   },
   stopNotebook: {
     method: 'POST', path: '/api/v1/workbenches/{workbenchId}/notebooks/{notebookId}/stop/', tag: 'notebooks',
-    access: { permission: 'notebooks:stop' }, summary: 'Stop a notebook', params: p(notebook),
+    access: { permission: 'notebooks:stop' }, summary: 'Stop a running notebook; its files stay', params: p(notebook),
+    responses: { 202: Notebook },
+  },
+  openNotebook: {
+    method: 'POST', path: '/api/v1/workbenches/{workbenchId}/notebooks/{notebookId}/open/', tag: 'notebooks', beyondSpec: true,
+    access: { permission: 'notebooks:open' }, summary: 'A single-use URL that opens a running notebook in a new tab (its creator only)', params: p(notebook),
+    responses: { 200: NotebookOpen },
   },
 } as const satisfies Record<string, RouteContract>;
 

@@ -13,6 +13,7 @@ import type {
   UserSource,
   UserStatus,
   WorkbenchMemberRole,
+  NotebookStatus,
 } from '@hdp/contract';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -385,12 +386,11 @@ export const workbenchDocuments = pgTable(
   (t) => [index('workbench_documents_workbench_idx').on(t.workbenchId)],
 );
 
-export const NOTEBOOK_STATUSES = ['PROVISIONING', 'RUNNING', 'STOPPING', 'STOPPED', 'STARTING', 'FAILED', 'DELETING'] as const;
-export type NotebookStatus = (typeof NOTEBOOK_STATUSES)[number];
+export type { NotebookStatus };
 
 /**
- * Notebooks of a workbench. Only what workbenches need yet (a workbench is not deleted while one
- * runs); the notebook lifecycle builds on this table.
+ * Notebooks of a workbench: what each runs on, whose it is and where it is in its lifecycle
+ * (`@hdp/contract/notebook-lifecycle`); their files are under DATA_DIR/workbenches/<id>/notebooks/.
  */
 export const notebooks = pgTable(
   'notebooks',

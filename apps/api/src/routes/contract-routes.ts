@@ -13,6 +13,7 @@ import { dataExplorerHandlers } from './data-explorer/data-explorer-handlers';
 import { queryHandlers } from './queries/query-handlers';
 import { cohortHandlers } from './cohorts/cohort-handlers';
 import { workbenchHandlers } from './workbenches/workbench-handlers';
+import { notebookHandlers } from './notebooks/notebook-handlers';
 
 /** Every implemented handler, by the contract's route id. */
 const HANDLERS: RouteHandlers = {
@@ -25,6 +26,7 @@ const HANDLERS: RouteHandlers = {
   ...queryHandlers,
   ...cohortHandlers,
   ...workbenchHandlers,
+  ...notebookHandlers,
 };
 
 /** `/api/v1/users/{userId}/` → `/api/v1/users/:userId/` */

@@ -1,0 +1,72 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppServices } from '../app-services';
+import type { Config } from '../config';
+import { stopIdleNotebook } from './notebook-commands';
+import { notebookRepository } from './notebook-repository';
+import { IdleMonitor } from './idle-monitor';
+import { notebookBasePath } from './notebook-proxy';
+import { NotebookSessions } from './notebook-sessions';
+import { ProxyActivity } from './proxy-activity';
+import { LocalNotebookDriver } from './runtime/local-driver';
+import type { NotebookRef, NotebookRuntimeDriver } from './runtime/runtime-driver';
+
+/** The notebook runtime and what surrounds it: the open flow's sessions, the proxy's activity, idle stop. */
+export interface NotebookServices {
+  driver: NotebookRuntimeDriver;
+  sessions: NotebookSessions;
+  activity: ProxyActivity;
+  idle: IdleMonitor;
+  /**
+   * What an idle notebook's stop does. By default the runtime stops it; the lifecycle module
+   * replaces it with its stop command, which records the state and the audit entry.
+   */
+  stopIdle: (ref: NotebookRef, idleForMs: number) => Promise<void>;
+}
+
+/** Builds the notebook services of this deployment: the local driver, the embedded default. */
+export function createNotebookServices(config: Config, logger: FastifyBaseLogger): NotebookServices {
+  const driver = new LocalNotebookDriver({
+    workbenchesDir: config.workbenches.dir,
+    basePath: notebookBasePath,
+    socketRoot: config.notebooks.socketDir,
+    startTimeoutMs: config.notebooks.startTimeoutSeconds * 1000,
+    logger,
+  });
+  const sessions = new NotebookSessions();
+  const activity = new ProxyActivity();
+  const services: NotebookServices = {
+    driver,
+    sessions,
+    activity,
+    idle: new IdleMonitor({
+      driver,
+      activity,
+      idleMs: config.notebooks.idleMinutes * 60_000,
+      onIdle: (ref, idleForMs) => services.stopIdle(ref, idleForMs),
+      logger,
+    }),
+    stopIdle: async (ref, idleForMs) => {
+      logger.info({ notebookId: ref.notebookId, idleSeconds: Math.round(idleForMs / 1000) }, 'stopping an idle notebook');
+      await driver.stop(ref);
+      sessions.revokeNotebook(ref.notebookId);
+      activity.forget(ref.notebookId);
+    },
+  };
+  return services;
+}
+
+/**
+ * Hands the lifecycle what the runtime reports on its own: an idle notebook is stopped through
+ * the stop command (status, audit entry, job), and a server that ends unexpectedly makes its
+ * notebook FAILED with the reason.
+ */
+export function connectNotebookLifecycle(services: AppServices): void {
+  const { notebooks, db, logger } = services;
+  notebooks.stopIdle = (ref, idleForMs) => stopIdleNotebook(services, ref, idleForMs);
+  notebooks.driver.onUnexpectedExit((ref, status) => {
+    notebooks.sessions.revokeNotebook(ref.notebookId);
+    notebookRepository
+      .moveStatus(db, ref.notebookId, ['RUNNING'], 'FAILED', status.reason ?? 'The notebook server ended unexpectedly.')
+      .catch((error: unknown) => logger.error({ err: error, notebookId: ref.notebookId }, 'recording a failed notebook failed'));
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * The benchmark's HTTP client, in its own process so that it does not share the proxy's event
+ * loop: alternately fetches a file from the Jupyter server directly (its Unix socket) and through
+ * the proxy, and prints the times as JSON. Arguments: one JSON object (see FetchPlan).
+ */
+import http from 'node:http';
+
+interface FetchPlan {
+  socketPath: string;
+  token: string;
+  proxyPort: number;
+  cookie: string;
+  path: string;
+  size: number;
+  fetches: number;
+}
+
+const plan = JSON.parse(process.argv[2]!) as FetchPlan;
+const agent = new http.Agent({ keepAlive: true });
+const get = (options: http.RequestOptions) =>
+  new Promise<number>((resolve, reject) => {
+    const t0 = performance.now();
+    http
+      .get({ ...options, agent }, (response) => {
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        response.on('end', () =>
+          bytes >= plan.size && response.statusCode === 200 ? resolve(performance.now() - t0) : reject(new Error(`${response.statusCode}, ${bytes} bytes`)),
+        );
+      })
+      .on('error', reject);
+  });
+const direct: number[] = [];
+const proxied: number[] = [];
+for (let i = 0; i < plan.fetches + 20; i += 1) {
+  const d = await get({ socketPath: plan.socketPath, path: plan.path, headers: { host: 'localhost', authorization: `token ${plan.token}` } });
+  const p = await get({ host: '127.0.0.1', port: plan.proxyPort, path: plan.path, headers: { cookie: plan.cookie } });
+  // The first twenty warm both paths up.
+  if (i >= 20) {
+    direct.push(d);
+    proxied.push(p);
+  }
+}
+agent.destroy();
+process.stdout.write(JSON.stringify({ direct, proxied }));
