@@ -25,6 +25,8 @@ export interface CatalogueEntry {
   refreshPrompt?: boolean;
   /** Reported to the console and the error reporter. */
   unexpected?: boolean;
+  /** Lists, under the description, the parts the answer's `refused[]` names (a workbench 418). */
+  listRefused?: boolean;
 }
 
 const USER_OPERATIONS: readonly RouteId[] = ['getUser', 'disableUser', 'enableUser', 'resendInvitation', 'revokeInvitation'];
@@ -56,10 +58,13 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
     endpoints: ['updateWorkbench'], statuses: [409], message: 'Error! Unable to submit edits.',
     description: SERVER_DETAIL, type: 'error', refreshPrompt: true, unexpected: true,
   },
+  // The rest of the change was applied: a warning that says what was left out and what to do.
   {
-    endpoints: ['updateWorkbench'], statuses: [418], message: 'Workbench Edits Submitted with Errors',
-    description: WORKBENCH_EDITS_WITH_ERRORS, type: 'warning',
+    endpoints: ['updateWorkbench', 'createWorkbench'], statuses: [418], message: 'Workbench Edits Submitted with Errors',
+    description: WORKBENCH_EDITS_WITH_ERRORS, type: 'warning', listRefused: true,
   },
+  // A missing workbench, or one the user is not a member of (the API says 404 for both): the page says so.
+  { endpoints: ['getWorkbench'], statuses: [400, 404], type: 'error' },
   { endpoints: ['deleteWorkbench'], statuses: '*', message: 'Error! Unable to delete workbench.', description: SERVER_DETAIL, type: 'error' },
   {
     endpoints: ['createNotebook'], statuses: '*', message: 'Notebook Creation Error.',
@@ -111,6 +116,8 @@ export interface ApiFailure {
   status: number | ClientFailure | string;
   /** The server's `detail`, when the body had one. */
   detail?: string;
+  /** The answer's `refused[]`, when it had one (a workbench 418). */
+  refused?: readonly { kind: string; reason: string }[];
 }
 
 /** What to show for a failure. */
@@ -120,6 +127,8 @@ export interface ErrorPresentation {
   description?: string;
   refreshPrompt: boolean;
   unexpected: boolean;
+  /** The refused parts, one line each ("Cohort: archived since it was picked"), when the row lists them. */
+  items?: string[];
 }
 
 function matches(entry: CatalogueEntry, failure: ApiFailure): boolean {
@@ -136,6 +145,13 @@ export function findCatalogueEntry(failure: ApiFailure, catalogue: readonly Cata
   return entry;
 }
 
+const KIND_LABELS: Record<string, string> = { cohort: 'Cohort', query: 'Query', document: 'Document', user: 'User' };
+
+/** One refused part as a line of a notification: "Cohort: it was archived". */
+export function describeRefusal(refusal: { kind: string; reason: string }): string {
+  return `${KIND_LABELS[refusal.kind] ?? refusal.kind}: ${refusal.reason}`;
+}
+
 /** Decides the notification for a failure. */
 export function presentError(failure: ApiFailure, catalogue: readonly CatalogueEntry[] = ERROR_CATALOGUE): ErrorPresentation {
   const entry = findCatalogueEntry(failure, catalogue);
@@ -147,5 +163,6 @@ export function presentError(failure: ApiFailure, catalogue: readonly CatalogueE
     description,
     refreshPrompt: entry.refreshPrompt ?? false,
     unexpected: entry.unexpected ?? false,
+    ...(entry.listRefused && failure.refused?.length ? { items: failure.refused.map(describeRefusal) } : {}),
   };
 }

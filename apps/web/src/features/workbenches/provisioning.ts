@@ -1,0 +1,14 @@
+import type { ReleaseState } from '@hdp/contract/workbench-rules';
+
+/** How provisioning states read on screen. */
+export const RELEASE_STATE_LABELS: Record<ReleaseState, string> = {
+  PENDING: 'Waiting',
+  PROVISIONING: 'Provisioning',
+  READY: 'Ready',
+  FAILED: 'Failed',
+};
+
+/** Whether data is still on its way into the workbench: the screen keeps asking until it is not. */
+export function isProvisioning(state: ReleaseState): boolean {
+  return state === 'PENDING' || state === 'PROVISIONING';
+}
