@@ -36,6 +36,7 @@ export const USER_CHANGE_REFUSED = 'This change is not possible';
 
 export const WORKBENCH_EDITS_WITH_ERRORS =
   'Please review the data and user inclusions of the workbench and submit the edits again. If the problem persists, contact support.';
+export const WORKBENCH_TRY_AGAIN = 'Please check the workbench and try again.';
 export const NOTEBOOK_CREATION_FALLBACK = 'Sorry, there was an error in creating your notebook. Please try again.';
 export const QUERY_NOT_EXECUTED = 'Query has not been executed yet.';
 export const DOCUMENT_TRY_AGAIN = 'Please try again.';
@@ -62,6 +63,11 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   {
     endpoints: ['updateWorkbench', 'createWorkbench'], statuses: [418], message: 'Workbench Edits Submitted with Errors',
     description: WORKBENCH_EDITS_WITH_ERRORS, type: 'warning', listRefused: true,
+  },
+  // A refused creation (a name already used among the user's workbenches, …): the API says why; the wizard keeps the draft.
+  {
+    endpoints: ['createWorkbench'], statuses: [400, 409, 422], message: 'Error! Unable to create workbench.',
+    description: SERVER_DETAIL, fallbackDescription: WORKBENCH_TRY_AGAIN, type: 'error',
   },
   // A missing workbench, or one the user is not a member of (the API says 404 for both): the page says so.
   { endpoints: ['getWorkbench'], statuses: [400, 404], type: 'error' },
