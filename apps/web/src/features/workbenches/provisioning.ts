@@ -12,3 +12,6 @@ export const RELEASE_STATE_LABELS: Record<ReleaseState, string> = {
 export function isProvisioning(state: ReleaseState): boolean {
   return state === 'PENDING' || state === 'PROVISIONING';
 }
+
+/** How often a list or a workbench whose data is still being provisioned asks again. */
+export const PROVISIONING_POLL_MS = 3_000;

@@ -5,8 +5,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { LoadingStatus } from '@/features/shell/components/loading-status';
 import { useGetWorkbenchQuery } from '../api/get-workbench';
-import { PROVISIONING_POLL_MS } from '../hooks/use-workbench-list';
-import { isProvisioning } from '../provisioning';
+import { isProvisioning, PROVISIONING_POLL_MS } from '../provisioning';
 import { isNotFound } from '../workbench-abilities';
 import { WorkbenchUnavailable } from './workbench-not-found';
 

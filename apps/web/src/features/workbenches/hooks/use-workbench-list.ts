@@ -2,11 +2,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useRouter } from 'next/router';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useListWorkbenchesQuery } from '../api/list-workbenches';
-import { isProvisioning } from '../provisioning';
+import { isProvisioning, PROVISIONING_POLL_MS } from '../provisioning';
 import { parseWorkbenchListQuery, toListWorkbenchesArgs, toWorkbenchListQuery, type WorkbenchListState } from './workbench-list-params';
-
-/** How often a list or a workbench whose data is still being provisioned asks again. */
-export const PROVISIONING_POLL_MS = 3_000;
 
 /**
  * The workbenches list's state, kept in the address bar, and its data. A new search goes back to
