@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { S3Settings } from './documents/s3-document-store';
 import { ID_TOKEN_AUDIENCE_DEFAULT, LIMITS } from '@hdp/contract';
+import { DEFAULT_CATALOGUE_FILE } from './workbenches/compute-catalogue';
 
 /** Content types accepted for documents unless DOCUMENT_TYPES says otherwise. */
 export const DEFAULT_DOCUMENT_TYPES = [
@@ -56,6 +57,7 @@ const EnvSchema = z.object({
   SUPPRESSION_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(LIMITS.defaultSuppressionThreshold),
   QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(LIMITS.defaultQueryTimeoutMs),
   QUERY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  WORKBENCH_CATALOGUE_FILE: z.string().optional(),
   DEMO_PERSONS: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
   DEMO_SEED: z.coerce.number().int().min(0).default(20_240_501),
 });
@@ -109,6 +111,12 @@ export interface Config {
   queryWorkers: number;
   /** Persons of the demo dataset generated on first start when the warehouse is empty (0: none). */
   demo: { persons: number; seed: number };
+  workbenches: {
+    /** Where workbench files live (`<id>/released/...`, `<id>/notebooks/...`). */
+    dir: string;
+    /** The compute catalogue (zones, machine types, accelerators, environments). */
+    catalogueFile: string;
+  };
 }
 
 /** Reads the configuration from the environment; a bad value stops start-up with the variable named. */
@@ -168,5 +176,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     queryWorkers: e.QUERY_WORKERS,
     demo: { persons: e.DEMO_PERSONS, seed: e.DEMO_SEED },
+    workbenches: {
+      dir: path.join(path.resolve(e.DATA_DIR), 'workbenches'),
+      catalogueFile: e.WORKBENCH_CATALOGUE_FILE ? path.resolve(e.WORKBENCH_CATALOGUE_FILE) : DEFAULT_CATALOGUE_FILE,
+    },
   };
 }
