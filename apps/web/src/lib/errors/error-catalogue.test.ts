@@ -56,6 +56,14 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
     },
   },
   {
+    name: 'workbench update 409 for a name already used: no refresh, not unexpected',
+    failure: { endpoint: 'updateWorkbench', status: 409, detail: 'name: you already belong to a workbench named "Renal"; choose another name.' },
+    expected: {
+      type: 'error', message: 'Error! Unable to submit edits.', description: 'name: you already belong to a workbench named "Renal"; choose another name.',
+      refreshPrompt: false, unexpected: false,
+    },
+  },
+  {
     name: 'workbench update 418',
     failure: { endpoint: 'updateWorkbench', status: 418, detail: 'stored with errors' },
     expected: {

@@ -14,6 +14,8 @@ export interface CatalogueEntry {
   statuses: readonly (number | ClientFailure)[] | '*';
   /** Matches only when the server's detail is exactly this. */
   detail?: string;
+  /** Matches only when the server's detail starts with this (the field a refusal names: `name:`). */
+  detailPrefix?: string;
   /** The notification title; absent means no title (the description stands alone). */
   message?: string;
   /** Fixed text, or SERVER_DETAIL for the server's detail. */
@@ -55,6 +57,11 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   // The invite dialog and the accept-invitation page show these answers beside the form, not as toasts.
   { endpoints: ['inviteUsers'], statuses: [400, 409], type: 'error' },
   { endpoints: ['inspectInvitation', 'acceptInvitation'], statuses: [400, 401, 404, 409], type: 'error' },
+  // A name already used is the user's to change, not a stale page: no refresh, nothing to report.
+  {
+    endpoints: ['updateWorkbench'], statuses: [409], detailPrefix: 'name:', message: 'Error! Unable to submit edits.',
+    description: SERVER_DETAIL, type: 'error',
+  },
   {
     endpoints: ['updateWorkbench'], statuses: [409], message: 'Error! Unable to submit edits.',
     description: SERVER_DETAIL, type: 'error', refreshPrompt: true, unexpected: true,
@@ -140,7 +147,9 @@ export interface ErrorPresentation {
 function matches(entry: CatalogueEntry, failure: ApiFailure): boolean {
   const endpointOk = entry.endpoints === '*' || (entry.endpoints as readonly string[]).includes(failure.endpoint);
   const statusOk = entry.statuses === '*' || (entry.statuses as readonly (number | string)[]).includes(failure.status);
-  const detailOk = entry.detail === undefined || entry.detail === failure.detail;
+  const detailOk =
+    (entry.detail === undefined || entry.detail === failure.detail) &&
+    (entry.detailPrefix === undefined || (failure.detail?.startsWith(entry.detailPrefix) ?? false));
   return endpointOk && statusOk && detailOk;
 }
 

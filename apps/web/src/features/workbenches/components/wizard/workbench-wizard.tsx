@@ -37,6 +37,12 @@ const isSubmittedWithErrors = (error: unknown): error is { status: 418; data: Wo
   return failure?.status === 418 && typeof failure.data?.workbench?.id === 'string' && Array.isArray(failure.data.refused);
 };
 
+/** A 409 other than a name already used (the detail names the field it refuses): the edit was based on an old version. */
+const isStale = (error: unknown): boolean => {
+  const failure = error as { status?: unknown; data?: { detail?: unknown } } | undefined;
+  return failure?.status === 409 && !(typeof failure.data?.detail === 'string' && failure.data.detail.startsWith('name:'));
+};
+
 /**
  * The create / edit wizard: Description, data, users, Review. The draft lives in the Redux slice and
  * is kept in the tab's session storage at every change, so a reload mid-way comes back to the same
@@ -123,7 +129,7 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
         // The rest was applied: the workbench shows what was left out (the toast says so too).
         dispatch(refusalsReceived({ workbenchId: error.data.workbench.id, refused: namedRefusals(error.data, current) }));
         finish(error.data.workbench.id);
-      } else if ((error as { status?: unknown }).status === 409 && target.mode === 'edit') {
+      } else if (isStale(error) && target.mode === 'edit') {
         // Someone changed the workbench since this edit began: the refresh the toast asks for must
         // load their version, not bring this stale draft back.
         clearDraft();
