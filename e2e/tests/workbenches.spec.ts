@@ -51,7 +51,7 @@ test.describe.serial('workbenches', () => {
     expect(await seriousViolations(page), 'description step with problems').toEqual([]);
     await page.getByLabel('Name').fill(workbenchName);
     await page.getByLabel('Research purpose').fill(purpose.slice(0, 30));
-    await expect(page.getByTestId('purpose-count')).toHaveText(/30 of at least 50 characters/);
+    await expect(page.getByTestId('purpose-count')).toHaveText('Describe the research purpose in at least 50 characters (30 so far).');
     await page.getByLabel('Research purpose').fill(purpose);
     await page.getByRole('button', { name: 'Next' }).click();
 
@@ -139,7 +139,7 @@ test.describe.serial('workbenches', () => {
     await other.getByLabel('Research purpose').fill(`${purpose} Renal function is measured by eGFR.`);
     for (let step = 0; step < 3; step++) await other.getByRole('button', { name: 'Next' }).click();
     await expect(stepHeading(other)).toHaveText('Step 4 of 4: Review');
-    await other.getByRole('button', { name: 'Save' }).click();
+    await other.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(other.getByTestId('workbench-purpose')).toContainText('eGFR');
     await other.close();
 
@@ -147,7 +147,7 @@ test.describe.serial('workbenches', () => {
     await page.getByLabel('Name').fill(`${workbenchName} (renamed)`);
     for (let step = 0; step < 3; step++) await page.getByRole('button', { name: 'Next' }).click();
     expect(await seriousViolations(page), 'edit review step').toEqual([]);
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     const toast = page.locator('.ant-notification-notice').filter({ hasText: 'Error! Unable to submit edits.' });
     await expect(toast).toBeVisible();
     await expect(toast.getByRole('link', { name: 'Please refresh the page.' })).toBeVisible();

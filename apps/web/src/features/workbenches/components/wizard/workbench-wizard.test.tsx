@@ -183,6 +183,21 @@ describe('the workbench wizard', { timeout: 60_000 }, () => {
     logged.mockRestore();
   });
 
+  it('keeps the draft of an edit refused for a name already used, without asking for a refresh', async () => {
+    answering(() => ({ status: 409, body: { detail: 'name: you already belong to a workbench named "Renal"; choose another name.' } }));
+    const workbench = aWorkbench();
+    renderWizard(makeStore(), workbench);
+    await userEvent.clear(screen.getByLabelText('Name'));
+    await userEvent.click(screen.getByLabelText('Name'));
+    await userEvent.paste('Renal');
+    for (let step = 0; step < 3; step++) await next();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(toasts).toHaveLength(1));
+    expect(toasts[0]).toMatchObject({ type: 'error', title: 'Error! Unable to submit edits.', description: 'name: you already belong to a workbench named "Renal"; choose another name.' });
+    expect(JSON.parse(sessionStorage.getItem('hdp.workbench-wizard')!).draft.name).toBe('Renal');
+    expect(stepHeading()).toHaveTextContent('Step 4 of 4: Review');
+  });
+
   it('answers a 418 with the warning listing what was refused, and opens the workbench showing the refused parts by name', async () => {
     const created = aWorkbench({ cohorts: [] });
     answering(() => ({
