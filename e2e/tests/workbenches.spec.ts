@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS } from '../support/stack';
+import { ACCOUNTS, ROOT } from '../support/stack';
 import { apiAs, savedAndRunQuery } from '../support/api';
 import { expectShell, seriousViolations, signIn } from '../support/pages';
 
@@ -10,6 +12,13 @@ const documentName = `protocol-${stamp}.txt`;
 const workbenchName = `Diabetes and kidneys (${stamp})`;
 const purpose = 'To study how HbA1c control relates to kidney outcomes in women aged 40 to 65 with type 2 diabetes.';
 const WOMEN = { combinator: 'and', rules: [{ field: 'person.gender_concept_id', operator: '=', value: 8532 }] };
+
+/** Pictures for docs/web.md: refreshed with UPDATE_SCREENSHOTS=1, else kept with the results. */
+async function picture(page: Page, name: string): Promise<void> {
+  const dir = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(ROOT, 'docs', 'images') : path.join(ROOT, 'e2e', 'test-results');
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, name), fullPage: true });
+}
 
 /** The wizard's current step, by the heading each step starts with. */
 const stepHeading = (page: Page) => page.getByRole('heading', { level: 2, name: /^Step \d of 4/ });
@@ -66,6 +75,7 @@ test.describe.serial('workbenches', () => {
     await page.getByRole('checkbox', { name: documentName }).check();
     await expect(page.getByRole('list', { name: 'Chosen cohorts' })).toContainText(cohortName);
     expect(await seriousViolations(page), 'data step').toEqual([]);
+    await picture(page, 'workbench-wizard.png');
     await page.getByRole('button', { name: 'Next' }).click();
 
     // Add Users: the steward who published the cohort can be found by their email.
@@ -107,6 +117,7 @@ test.describe.serial('workbenches', () => {
     // Provisioning finishes while the page watches.
     await expect(page.getByTestId('workbench-state')).toHaveText('Ready', { timeout: 60_000 });
     expect(await seriousViolations(page), 'workbench page').toEqual([]);
+    await picture(page, 'workbench.png');
     await page.getByRole('tab', { name: 'Data' }).click();
     await page.getByRole('button', { name: 'Rows per table' }).click();
     await expect(page.getByRole('table', { name: `Rows of ${cohortName} per table` })).toContainText('person');
