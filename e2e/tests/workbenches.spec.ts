@@ -62,10 +62,16 @@ test.describe.serial('workbenches', () => {
     await page.getByLabel('Research purpose').fill(purpose.slice(0, 30));
     await expect(page.getByTestId('purpose-count')).toHaveText('Describe the research purpose in at least 50 characters (30 so far).');
     await page.getByLabel('Research purpose').fill(purpose);
-    await page.getByRole('button', { name: 'Next' }).click();
+    // By keyboard: from the purpose past Cancel (Back is disabled) to Next; the new step's heading takes the focus.
+    await page.getByLabel('Research purpose').press('Tab');
+    await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Next' })).toBeFocused();
+    await page.keyboard.press('Enter');
 
     // Add Data
     await expect(stepHeading(page)).toHaveText('Step 2 of 4: Add Data');
+    await expect(stepHeading(page)).toBeFocused();
     await page.getByRole('searchbox', { name: 'Search published cohorts' }).fill(cohortName);
     await page.keyboard.press('Enter');
     await page.getByRole('checkbox', { name: cohortName }).check();
@@ -128,6 +134,12 @@ test.describe.serial('workbenches', () => {
     await openWorkbenchesAs(page, ACCOUNTS.steward);
     const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: workbenchName, exact: true }) });
     await expect(card).toContainText('Your role: Reader');
+    expect(await seriousViolations(page), 'workbenches as cards').toEqual([]);
+    await page.getByRole('radiogroup', { name: 'View' }).getByText('Table', { exact: true }).click();
+    await expect(page).toHaveURL(/\/workbenches\?view=table$/);
+    await expect(page.getByRole('row').filter({ hasText: workbenchName })).toContainText('Reader');
+    expect(await seriousViolations(page), 'workbenches as a table').toEqual([]);
+    await page.getByRole('radiogroup', { name: 'View' }).getByText('Cards', { exact: true }).click();
     await card.getByRole('link', { name: workbenchName }).click();
     await expect(page.getByRole('heading', { name: workbenchName, level: 1 })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
