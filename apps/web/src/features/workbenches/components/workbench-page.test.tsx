@@ -9,10 +9,18 @@ import { WorkbenchPage } from './workbench-page';
 
 const router = { push: vi.fn(() => Promise.resolve(true)), pathname: '/workbenches/[workbenchId]', query: {}, isReady: true };
 vi.mock('next/router', () => ({ useRouter: () => router }));
-// The page loads its detail with next/dynamic; in tests it renders at once.
+// The page loads its parts with next/dynamic; in tests they load with React.lazy.
 vi.mock('next/dynamic', async () => {
-  const detail = await import('./workbench-detail');
-  return { default: () => detail.default };
+  const { lazy, Suspense, createElement } = await import('react');
+  return {
+    default: (load: () => Promise<unknown>) => {
+      const Part = lazy(async () => {
+        const loaded = (await load()) as { default?: React.ComponentType } | React.ComponentType;
+        return { default: typeof loaded === 'function' ? loaded : loaded.default! };
+      });
+      return (props: object) => createElement(Suspense, { fallback: null }, createElement(Part, props));
+    },
+  };
 });
 
 const workbench = aWorkbench();
@@ -40,7 +48,8 @@ describe('a workbench page', { timeout: 30_000 }, () => {
   it('shows its purpose, members and roles, data with sizes and provisioning, and Edit and Delete for an owner', async () => {
     answering();
     renderWithStore(<WorkbenchPage workbenchId={workbench.id} />);
-    expect(await screen.findByRole('heading', { level: 1, name: workbench.name })).toBeInTheDocument();
+    // The first test loads the lazy detail module for the whole file.
+    expect(await screen.findByRole('heading', { level: 1, name: workbench.name }, { timeout: 15_000 })).toBeInTheDocument();
     expect(screen.getByTestId('workbench-purpose')).toHaveTextContent(workbench.purpose);
     const members = screen.getByRole('region', { name: 'Members (2)' });
     expect(within(members).getByRole('row', { name: /stella@example.org/ })).toHaveTextContent('Reader');

@@ -7,11 +7,12 @@ import { LoadingStatus } from '@/features/shell/components/loading-status';
 import { useGetWorkbenchQuery } from '../api/get-workbench';
 import { isProvisioning, PROVISIONING_POLL_MS } from '../provisioning';
 import { isNotFound } from '../workbench-abilities';
-import { WorkbenchUnavailable } from './workbench-not-found';
 
 const loading = () => <LoadingStatus label="Loading the workbench" padding={48} />;
 // The overview, the tabs and the dialogs (antd Tabs, Table, Descriptions, Progress) load after the first paint.
 const WorkbenchDetail = dynamic(() => import('./workbench-detail'), { ssr: false, loading });
+// Rarely shown (antd Empty and its pictures): loaded only when needed.
+const WorkbenchUnavailable = dynamic(() => import('./workbench-not-found').then((module) => module.WorkbenchUnavailable), { ssr: false });
 
 /** One workbench, or why it cannot be shown. While any of its data is being provisioned it is asked for again every few seconds. */
 export function WorkbenchPage({ workbenchId }: { workbenchId: string }) {

@@ -1,6 +1,5 @@
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
-import { PlusOutlined } from '@ant-design/icons';
 import { BRAND } from '@/config/brand';
 import { LoadingStatus } from '@/features/shell/components/loading-status';
 
@@ -14,7 +13,7 @@ const WorkbenchesList = dynamic(() => import('./workbenches-list'), {
 const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24 } as const;
 // A link styled as antd's primary button, so the page itself does not load Button.
 const CREATE_LINK = {
-  display: 'inline-flex', alignItems: 'center', gap: 8, height: 32, padding: '0 15px', borderRadius: 6,
+  display: 'inline-flex', alignItems: 'center', height: 32, padding: '0 15px', borderRadius: 6,
   background: BRAND.primaryColor, color: '#ffffff', fontWeight: 500, textDecoration: 'none',
 } as const;
 
@@ -25,7 +24,7 @@ export function WorkbenchesPage() {
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 12, marginBottom: 16 }}>
         <h1 style={{ fontSize: 24, fontWeight: 600, margin: 0 }}>Workbenches</h1>
         <Link href="/workbenches/new" style={CREATE_LINK}>
-          <PlusOutlined aria-hidden /> Create workbench
+          Create workbench
         </Link>
       </div>
       <section style={PANEL} aria-label="Workbenches list">
