@@ -51,6 +51,20 @@ describe('handleFailedCall', () => {
     expect(toasts[0]).toMatchObject({ type: 'warning', title: 'Workbench Edits Submitted with Errors', duration: 0 });
   });
 
+  it('lists the refused parts of a workbench 418 under the warning', () => {
+    const { deps, toasts } = fakeDeps();
+    handleFailedCall(
+      call({
+        endpoint: 'updateWorkbench', method: 'PUT', status: 418,
+        response: { detail: 'x', workbench: {}, refused: [{ kind: 'cohort', id: 'c1', reason: 'it was archived' }, { kind: 'document', id: 'd1', reason: 'it was deleted' }] },
+      }),
+      deps,
+    );
+    render(<>{toasts[0]!.description}</>);
+    expect(screen.getByRole('list', { name: 'Not applied' })).toHaveTextContent('Cohort: it was archivedDocument: it was deleted');
+    expect(deps.reporter.report).not.toHaveBeenCalled();
+  });
+
   it('prompts a refresh, logs and reports an unexpected workbench conflict with its full context', async () => {
     const { deps, toasts } = fakeDeps();
     const failed = call({

@@ -4,6 +4,7 @@ import type { FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/q
 import { presentError, type ApiFailure } from './error-catalogue';
 import { getErrorReporter, type ErrorReporter } from './error-reporter';
 import { showToast, type Toast } from './notifier';
+import { DescriptionWithItems } from './description-with-items';
 import { DescriptionWithRefresh } from './refresh-prompt';
 
 /** Everything known about one failed API call. */
@@ -37,18 +38,31 @@ export function detailOf(response: unknown): string | undefined {
   return undefined;
 }
 
+/** The answer's `refused[]` (a workbench 418), keeping only well-formed entries. */
+export function refusedOf(response: unknown): { kind: string; reason: string }[] | undefined {
+  if (!response || typeof response !== 'object' || !('refused' in response)) return undefined;
+  const refused = (response as { refused: unknown }).refused;
+  if (!Array.isArray(refused)) return undefined;
+  return refused.filter(
+    (item): item is { kind: string; reason: string } => !!item && typeof item === 'object' && typeof item.kind === 'string' && typeof item.reason === 'string',
+  );
+}
+
 /**
  * The global handler of failed calls: looks the failure up in the error catalogue, shows the
  * toast it names, and sends unexpected failures to the console and the error reporter.
  */
 export function handleFailedCall(call: FailedCall, deps: ErrorHandlerDeps = defaultDeps()): void {
-  const failure: ApiFailure = { endpoint: call.endpoint, status: call.status, detail: detailOf(call.response) };
+  const failure: ApiFailure = { endpoint: call.endpoint, status: call.status, detail: detailOf(call.response), refused: refusedOf(call.response) };
   const presentation = presentError(failure);
 
   if (presentation.message || presentation.description) {
-    const description = presentation.refreshPrompt
+    const text = presentation.refreshPrompt
       ? createElement(DescriptionWithRefresh, { description: presentation.description })
       : presentation.description;
+    const description = presentation.items
+      ? createElement(DescriptionWithItems, { description: text, items: presentation.items, label: 'Not applied' })
+      : text;
     deps.show({
       type: presentation.type,
       title: presentation.message,

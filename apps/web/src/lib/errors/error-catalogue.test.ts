@@ -56,12 +56,41 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
     },
   },
   {
+    name: 'workbench update 409 for a name already used: no refresh, not unexpected',
+    failure: { endpoint: 'updateWorkbench', status: 409, detail: 'name: you already belong to a workbench named "Renal"; choose another name.' },
+    expected: {
+      type: 'error', message: 'Error! Unable to submit edits.', description: 'name: you already belong to a workbench named "Renal"; choose another name.',
+      refreshPrompt: false, unexpected: false,
+    },
+  },
+  {
     name: 'workbench update 418',
     failure: { endpoint: 'updateWorkbench', status: 418, detail: 'stored with errors' },
     expected: {
       type: 'warning', message: 'Workbench Edits Submitted with Errors', description: WORKBENCH_EDITS_WITH_ERRORS,
       refreshPrompt: false, unexpected: false,
     },
+  },
+  {
+    name: 'workbench create 418, listing what was refused',
+    failure: { endpoint: 'createWorkbench', status: 418, detail: 'stored with errors', refused: [{ kind: 'user', reason: 'stella@example.org is disabled' }] },
+    expected: {
+      type: 'warning', message: 'Workbench Edits Submitted with Errors', description: WORKBENCH_EDITS_WITH_ERRORS,
+      refreshPrompt: false, unexpected: false, items: ['User: stella@example.org is disabled'],
+    },
+  },
+  {
+    name: 'workbench create refused',
+    failure: { endpoint: 'createWorkbench', status: 409, detail: 'name: you already belong to a workbench called "Diabetes".' },
+    expected: {
+      type: 'error', message: 'Error! Unable to create workbench.', description: 'name: you already belong to a workbench called "Diabetes".',
+      refreshPrompt: false, unexpected: false,
+    },
+  },
+  {
+    name: 'missing workbench, shown on the page',
+    failure: { endpoint: 'getWorkbench', status: 404, detail: 'Workbench not found.' },
+    expected: { type: 'error', message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
   },
   {
     name: 'workbench delete',

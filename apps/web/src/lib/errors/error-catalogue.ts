@@ -14,6 +14,8 @@ export interface CatalogueEntry {
   statuses: readonly (number | ClientFailure)[] | '*';
   /** Matches only when the server's detail is exactly this. */
   detail?: string;
+  /** Matches only when the server's detail starts with this (the field a refusal names: `name:`). */
+  detailPrefix?: string;
   /** The notification title; absent means no title (the description stands alone). */
   message?: string;
   /** Fixed text, or SERVER_DETAIL for the server's detail. */
@@ -25,6 +27,8 @@ export interface CatalogueEntry {
   refreshPrompt?: boolean;
   /** Reported to the console and the error reporter. */
   unexpected?: boolean;
+  /** Lists, under the description, the parts the answer's `refused[]` names (a workbench 418). */
+  listRefused?: boolean;
 }
 
 const USER_OPERATIONS: readonly RouteId[] = ['getUser', 'disableUser', 'enableUser', 'resendInvitation', 'revokeInvitation'];
@@ -34,6 +38,7 @@ export const USER_CHANGE_REFUSED = 'This change is not possible';
 
 export const WORKBENCH_EDITS_WITH_ERRORS =
   'Please review the data and user inclusions of the workbench and submit the edits again. If the problem persists, contact support.';
+export const WORKBENCH_TRY_AGAIN = 'Please check the workbench and try again.';
 export const NOTEBOOK_CREATION_FALLBACK = 'Sorry, there was an error in creating your notebook. Please try again.';
 export const QUERY_NOT_EXECUTED = 'Query has not been executed yet.';
 export const DOCUMENT_TRY_AGAIN = 'Please try again.';
@@ -52,14 +57,27 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   // The invite dialog and the accept-invitation page show these answers beside the form, not as toasts.
   { endpoints: ['inviteUsers'], statuses: [400, 409], type: 'error' },
   { endpoints: ['inspectInvitation', 'acceptInvitation'], statuses: [400, 401, 404, 409], type: 'error' },
+  // A name already used is the user's to change, not a stale page: no refresh, nothing to report.
+  {
+    endpoints: ['updateWorkbench'], statuses: [409], detailPrefix: 'name:', message: 'Error! Unable to submit edits.',
+    description: SERVER_DETAIL, type: 'error',
+  },
   {
     endpoints: ['updateWorkbench'], statuses: [409], message: 'Error! Unable to submit edits.',
     description: SERVER_DETAIL, type: 'error', refreshPrompt: true, unexpected: true,
   },
+  // The rest of the change was applied: a warning that says what was left out and what to do.
   {
-    endpoints: ['updateWorkbench'], statuses: [418], message: 'Workbench Edits Submitted with Errors',
-    description: WORKBENCH_EDITS_WITH_ERRORS, type: 'warning',
+    endpoints: ['updateWorkbench', 'createWorkbench'], statuses: [418], message: 'Workbench Edits Submitted with Errors',
+    description: WORKBENCH_EDITS_WITH_ERRORS, type: 'warning', listRefused: true,
   },
+  // A refused creation (a name already used among the user's workbenches, …): the API says why; the wizard keeps the draft.
+  {
+    endpoints: ['createWorkbench'], statuses: [400, 409, 422], message: 'Error! Unable to create workbench.',
+    description: SERVER_DETAIL, fallbackDescription: WORKBENCH_TRY_AGAIN, type: 'error',
+  },
+  // A missing workbench, or one the user is not a member of (the API says 404 for both): the page says so.
+  { endpoints: ['getWorkbench'], statuses: [400, 404], type: 'error' },
   { endpoints: ['deleteWorkbench'], statuses: '*', message: 'Error! Unable to delete workbench.', description: SERVER_DETAIL, type: 'error' },
   {
     endpoints: ['createNotebook'], statuses: '*', message: 'Notebook Creation Error.',
@@ -111,6 +129,8 @@ export interface ApiFailure {
   status: number | ClientFailure | string;
   /** The server's `detail`, when the body had one. */
   detail?: string;
+  /** The answer's `refused[]`, when it had one (a workbench 418). */
+  refused?: readonly { kind: string; reason: string }[];
 }
 
 /** What to show for a failure. */
@@ -120,12 +140,16 @@ export interface ErrorPresentation {
   description?: string;
   refreshPrompt: boolean;
   unexpected: boolean;
+  /** The refused parts, one line each ("Cohort: archived since it was picked"), when the row lists them. */
+  items?: string[];
 }
 
 function matches(entry: CatalogueEntry, failure: ApiFailure): boolean {
   const endpointOk = entry.endpoints === '*' || (entry.endpoints as readonly string[]).includes(failure.endpoint);
   const statusOk = entry.statuses === '*' || (entry.statuses as readonly (number | string)[]).includes(failure.status);
-  const detailOk = entry.detail === undefined || entry.detail === failure.detail;
+  const detailOk =
+    (entry.detail === undefined || entry.detail === failure.detail) &&
+    (entry.detailPrefix === undefined || (failure.detail?.startsWith(entry.detailPrefix) ?? false));
   return endpointOk && statusOk && detailOk;
 }
 
@@ -134,6 +158,13 @@ export function findCatalogueEntry(failure: ApiFailure, catalogue: readonly Cata
   const entry = catalogue.find((candidate) => matches(candidate, failure));
   if (!entry) throw new Error('The error catalogue must end with a row that matches every failure');
   return entry;
+}
+
+const KIND_LABELS: Record<string, string> = { cohort: 'Cohort', query: 'Query', document: 'Document', user: 'User' };
+
+/** One refused part as a line of a notification: "Cohort: it was archived". */
+export function describeRefusal(refusal: { kind: string; reason: string }): string {
+  return `${KIND_LABELS[refusal.kind] ?? refusal.kind}: ${refusal.reason}`;
 }
 
 /** Decides the notification for a failure. */
@@ -147,5 +178,6 @@ export function presentError(failure: ApiFailure, catalogue: readonly CatalogueE
     description,
     refreshPrompt: entry.refreshPrompt ?? false,
     unexpected: entry.unexpected ?? false,
+    ...(entry.listRefused && failure.refused?.length ? { items: failure.refused.map(describeRefusal) } : {}),
   };
 }

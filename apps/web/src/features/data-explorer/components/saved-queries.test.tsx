@@ -13,7 +13,7 @@ const saved: SavedQuery = {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('SavedQueries', () => {
+describe('SavedQueries', { timeout: 20_000 }, () => {
   it('lists a page of saved queries newest first, searches by name, and opens a query into the explorer state', async () => {
     const calls = fakeApi(({ path }) => (path === '/api/v1/users/me/' ? { body: aUser() } : { body: { queries: [saved], total: 1 } }));
     const onOpen = vi.fn();

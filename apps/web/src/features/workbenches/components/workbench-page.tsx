@@ -1,6 +1,46 @@
-import { ComingSoon } from '@/features/shell/components/coming-soon';
+import { useEffect, useState } from 'react';
+import dynamic from 'next/dynamic';
+import Link from 'next/link';
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { skipToken } from '@reduxjs/toolkit/query';
+import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { useGetWorkbenchQuery } from '../api/get-workbench';
+import { isProvisioning, PROVISIONING_POLL_MS } from '../provisioning';
+import { isNotFound } from '../workbench-abilities';
 
-/** One workbench with its notebooks and documents. */
+const loading = () => <LoadingStatus label="Loading the workbench" padding={48} />;
+// The overview, the tabs and the dialogs (antd Tabs, Table, Descriptions, Progress) load after the first paint.
+const WorkbenchDetail = dynamic(() => import('./workbench-detail'), { ssr: false, loading });
+// Rarely shown (antd Empty and its pictures): loaded only when needed.
+const WorkbenchUnavailable = dynamic(() => import('./workbench-not-found').then((module) => module.WorkbenchUnavailable), { ssr: false });
+
+/** One workbench, or why it cannot be shown. While any of its data is being provisioned it is asked for again every few seconds. */
 export function WorkbenchPage({ workbenchId }: { workbenchId: string }) {
-  return <ComingSoon title="Workbench" description={`The notebooks and documents of workbench ${workbenchId}.`} />;
+  const [polling, setPolling] = useState(false);
+  const { data, error, isError } = useGetWorkbenchQuery(workbenchId || skipToken, { pollingInterval: polling ? PROVISIONING_POLL_MS : 0 });
+  const provisioning = data ? data.cohorts.some((cohort) => isProvisioning(cohort.state)) : false;
+  useEffect(() => setPolling(provisioning), [provisioning]);
+
+  let body;
+  if (data) body = <WorkbenchDetail workbench={data} />;
+  else if (isNotFound(error)) body = <WorkbenchUnavailable reason="not-found" />;
+  else if (isError) body = <WorkbenchUnavailable reason="error" />;
+  else {
+    body = (
+      <>
+        <h1 style={{ fontSize: 24, fontWeight: 600, margin: '0 0 16px' }}>Workbench</h1>
+        {loading()}
+      </>
+    );
+  }
+  return (
+    <>
+      <nav aria-label="Breadcrumb" style={{ marginBottom: 12 }}>
+        <Link href="/workbenches">
+          <ArrowLeftOutlined aria-hidden /> All workbenches
+        </Link>
+      </nav>
+      {body}
+    </>
+  );
 }

@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import { Button, Select, Table, type TableProps } from 'antd';
+import type { Me } from '@hdp/contract';
+import { WORKBENCH_LIMITS, WORKBENCH_MEMBER_ROLES, type WorkbenchMemberRole } from '@hdp/contract/workbench-rules';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useMemberCandidates } from '../../hooks/use-member-candidates';
+import { MEMBER_ROLE_HELP, MEMBER_ROLE_LABELS } from '../../labels';
+import { memberAdded, memberRemoved, memberRoleChanged, selectWorkbenchWizard, type PickedMember } from '../../slice';
+import { isLastOwnerSelf } from '../../wizard-rules';
+
+const ROLE_OPTIONS = WORKBENCH_MEMBER_ROLES.map((role) => ({ value: role, label: `${MEMBER_ROLE_LABELS[role]}: ${MEMBER_ROLE_HELP[role]}` }));
+const SHORT_ROLE_OPTIONS = WORKBENCH_MEMBER_ROLES.map((role) => ({ value: role, label: MEMBER_ROLE_LABELS[role] }));
+const MUTED = { color: '#5b6470', fontSize: 13 } as const;
+const LAST_OWNER = 'You are the only owner: make someone else an owner first.';
+
+/** Adds a person: a searchable choice of people and their role. */
+function AddMember({ me }: { me: Me }) {
+  const dispatch = useAppDispatch();
+  const { users } = useAppSelector(selectWorkbenchWizard);
+  const [search, setSearch] = useState('');
+  const [personId, setPersonId] = useState<string | undefined>();
+  const [role, setRole] = useState<WorkbenchMemberRole>('READER');
+  const { candidates, canListUsers, isFetching, isError } = useMemberCandidates(me, search);
+  const members = new Set(users.map((user) => user.id));
+  const offered = candidates.filter((candidate) => !members.has(candidate.id));
+  const chosen = offered.find((candidate) => candidate.id === personId);
+  const full = users.length >= WORKBENCH_LIMITS.maxMembers;
+
+  return (
+    <section aria-labelledby="add-member" style={{ marginBottom: 24 }}>
+      <h3 id="add-member" style={{ fontSize: 15, fontWeight: 600, margin: '0 0 8px' }}>
+        Add a member
+      </h3>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'end' }}>
+        <label style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+          <span>Person (name or email)</span>
+          <Select
+            aria-label="Person (name or email)"
+            showSearch={{ filterOption: false, onSearch: setSearch, searchValue: search }}
+            allowClear
+            placeholder="Type a name or an email"
+            value={personId}
+            onChange={(value?: string) => setPersonId(value)}
+            options={offered.map((candidate) => ({ value: candidate.id, label: candidate.name ? `${candidate.name} (${candidate.email})` : candidate.email }))}
+            loading={isFetching}
+            notFoundContent={
+              <span style={{ color: '#595959' }}>
+                {isError ? 'People could not be loaded.' : search ? `No one found for “${search}”.` : 'No one to add yet.'}
+              </span>
+            }
+            style={{ width: 340 }}
+          />
+        </label>
+        <label style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+          <span>Role</span>
+          <Select<WorkbenchMemberRole> aria-label="Role" value={role} onChange={setRole} options={ROLE_OPTIONS} style={{ width: 300 }} />
+        </label>
+        <Button
+          disabled={!chosen || full}
+          onClick={() => {
+            if (!chosen) return;
+            dispatch(memberAdded({ ...chosen, role }));
+            setPersonId(undefined);
+            setSearch('');
+          }}
+        >
+          Add member
+        </Button>
+      </div>
+      <p style={{ ...MUTED, margin: '8px 0 0' }}>
+        {canListUsers
+          ? 'Every active user with a data role (researcher, data steward or administrator) can be added.'
+          : 'You can add the people your data names: the authors and publishers of published cohorts. To add someone else, ask an administrator to add them.'}
+        {full ? ` A workbench can have at most ${WORKBENCH_LIMITS.maxMembers} members.` : ''}
+      </p>
+    </section>
+  );
+}
+
+/** The users step: the members with their roles, and a way to add more. The creator stays OWNER while the only one. */
+export function UsersStep({ me, showProblems, problems }: { me: Me; showProblems: boolean; problems: string[] }) {
+  const dispatch = useAppDispatch();
+  const { users } = useAppSelector(selectWorkbenchWizard);
+  const columns: TableProps<PickedMember>['columns'] = [
+    {
+      key: 'person', title: 'Member',
+      render: (_value, member) => (
+        <>
+          <div>{member.name ?? member.email}</div>
+          {member.name ? <div style={MUTED}>{member.email}</div> : null}
+          {member.id === me.id ? <div style={MUTED}>You</div> : null}
+        </>
+      ),
+    },
+    {
+      key: 'role', title: 'Role',
+      render: (_value, member) => {
+        const locked = isLastOwnerSelf(users, member.id, me.id);
+        return (
+          <Select<WorkbenchMemberRole>
+            aria-label={`Role of ${member.email}`}
+            value={member.role}
+            disabled={locked}
+            title={locked ? LAST_OWNER : undefined}
+            onChange={(role) => dispatch(memberRoleChanged({ id: member.id, role }))}
+            options={SHORT_ROLE_OPTIONS}
+            style={{ width: 130 }}
+          />
+        );
+      },
+    },
+    {
+      key: 'actions', title: 'Actions',
+      render: (_value, member) => {
+        const locked = isLastOwnerSelf(users, member.id, me.id);
+        return (
+          <>
+            <Button
+              danger
+              size="small"
+              aria-label={`Remove ${member.email}`}
+              disabled={locked}
+              aria-describedby={locked ? 'last-owner-note' : undefined}
+              onClick={() => dispatch(memberRemoved(member.id))}
+            >
+              Remove
+            </Button>
+            {locked ? (
+              <div id="last-owner-note" style={MUTED}>
+                {LAST_OWNER}
+              </div>
+            ) : null}
+          </>
+        );
+      },
+    },
+  ];
+  return (
+    <>
+      <p style={{ margin: '0 0 16px' }}>
+        Owners edit and delete the workbench, writers work in it, readers read it. Only members can open it and its data.
+      </p>
+      <AddMember me={me} />
+      <section aria-labelledby="members-heading">
+        <h3 id="members-heading" style={{ fontSize: 15, fontWeight: 600, margin: '0 0 8px' }}>
+          Members ({users.length})
+        </h3>
+        <Table<PickedMember> rowKey="id" size="small" columns={columns} dataSource={users} pagination={false} />
+      </section>
+      {showProblems && problems.length > 0 ? (
+        <ul role="alert" style={{ color: '#cf1322', margin: '8px 0 0', paddingInlineStart: 20 }}>
+          {problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}

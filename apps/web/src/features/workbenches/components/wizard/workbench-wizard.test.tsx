@@ -1,0 +1,224 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Workbench } from '@hdp/contract';
+import { makeStore } from '@/app/store';
+import { aCohort } from '@/features/cohorts/test-support';
+import { fakeApi, type RecordedCall } from '@/features/users/test-support';
+import { setNotifier, type Toast } from '@/lib/errors/notifier';
+import { WORKBENCH_EDITS_WITH_ERRORS } from '@/lib/errors/error-catalogue';
+import { aWorkbench, COLLEAGUE, ME, PURPOSE } from '../../test-support';
+import { clearDraft } from '../../wizard-storage';
+import WorkbenchWizard from './workbench-wizard';
+
+const router = { push: vi.fn(() => Promise.resolve(true)), replace: vi.fn(), pathname: '/workbenches/new', query: {}, isReady: true };
+vi.mock('next/router', () => ({ useRouter: () => router }));
+
+const cohort = aCohort({ id: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a', name: 'Women with type 2 diabetes', status: 'PUBLISHED', person_count_display: '273', author: COLLEAGUE, published_by: COLLEAGUE });
+const query = {
+  id: '5b0e8a4e-8d0a-4f43-9d7c-1b2e3f4a5b6c', name: 'Diabetes query', description: '', query: { id: 'root', combinator: 'and', rules: [] }, version: 1,
+  created_by: ME.id, created_by_email: ME.email, created_at: '2026-11-20T10:00:00.000Z', updated_at: '2026-11-20T10:00:00.000Z',
+};
+const document = {
+  id: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d', name: 'protocol.pdf', content_type: 'application/pdf', size_bytes: 12_000, sha256: 'x', scan_status: 'CLEAN',
+  owner: { id: ME.id, email: ME.email }, created_at: '2026-11-20T10:00:00.000Z',
+};
+
+type Answer = { status?: number; body: unknown };
+function answering(submit: (call: RecordedCall) => Answer = () => ({ status: 201, body: aWorkbench() })) {
+  return fakeApi((call) => {
+    if (call.path === '/api/v1/cohorts/') return { body: { cohorts: [cohort], total: 1, total_capped: false, total_tags: ['diabetes', 'women'] } };
+    if (call.path === '/api/v1/queries/') return { body: { queries: [query], total: 1 } };
+    if (call.path === '/api/v1/documents/') return { body: { documents: [document], total: 1, total_capped: false } };
+    if (call.path.startsWith('/api/v1/workbenches/')) return submit(call);
+    return { status: 404, body: { detail: 'not here' } };
+  });
+}
+
+let toasts: Toast[] = [];
+beforeEach(() => {
+  clearDraft();
+  toasts = [];
+  setNotifier({ show: (toast) => toasts.push(toast) });
+  router.push.mockClear();
+});
+afterEach(() => {
+  setNotifier(null);
+  vi.unstubAllGlobals();
+});
+
+function renderWizard(store = makeStore(), workbench?: Workbench) {
+  const view = render(
+    <Provider store={store}>
+      <WorkbenchWizard me={ME} workbench={workbench} />
+    </Provider>,
+  );
+  return { store, ...view };
+}
+
+const stepHeading = () => screen.getByRole('heading', { level: 2, name: /^Step / });
+const next = () => userEvent.click(screen.getByRole('button', { name: 'Next' }));
+
+async function fillDescription() {
+  await userEvent.click(screen.getByLabelText('Name'));
+  await userEvent.paste('Diabetes and kidneys');
+  await userEvent.click(screen.getByLabelText('Research purpose'));
+  await userEvent.paste(PURPOSE);
+}
+
+describe('the workbench wizard', { timeout: 60_000 }, () => {
+  it('shows the four creation steps and will not leave Description until name and purpose are long enough', async () => {
+    answering();
+    renderWizard();
+    for (const title of ['Description', 'Add Data', 'Add Users', 'Review']) expect(screen.getByText(title, { selector: '.ant-steps-item-title' })).toBeInTheDocument();
+    expect(stepHeading()).toHaveTextContent('Step 1 of 4: Description');
+    expect(screen.getByTestId('purpose-count')).toHaveTextContent('0 of at least 50 characters: 50 more needed.');
+
+    await userEvent.type(screen.getByLabelText('Name'), 'Di');
+    await userEvent.type(screen.getByLabelText('Research purpose'), 'Too short.');
+    expect(screen.getByTestId('purpose-count')).toHaveTextContent('10 of at least 50 characters: 40 more needed.');
+    await next();
+    expect(stepHeading()).toHaveTextContent('Step 1 of 4: Description');
+    expect(screen.getByText('The name needs at least 3 characters.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Research purpose')).toHaveAccessibleDescription(/at least 50 characters \(10 so far\)/);
+  });
+
+  it('keeps what was entered through Back and Next, and through a reload', async () => {
+    answering();
+    const first = renderWizard();
+    await fillDescription();
+    await next();
+    expect(stepHeading()).toHaveTextContent('Step 2 of 4: Add Data');
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Women with type 2 diabetes' }));
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Diabetes query' }));
+    expect(within(screen.getByRole('list', { name: 'Chosen cohorts' })).getByText('Women with type 2 diabetes')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByLabelText('Name')).toHaveValue('Diabetes and kidneys');
+    expect(screen.getByLabelText('Research purpose')).toHaveValue(PURPOSE);
+    await next();
+    expect(screen.getByRole('checkbox', { name: 'Women with type 2 diabetes' })).toBeChecked();
+
+    // A reload: a new page with a new store finds the draft in the tab's session storage.
+    first.unmount();
+    renderWizard();
+    expect(stepHeading()).toHaveTextContent('Step 2 of 4: Add Data');
+    expect(await screen.findByRole('checkbox', { name: 'Diabetes query' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Women with type 2 diabetes' })).toBeChecked();
+  });
+
+  it('keeps the creator as the only owner, adds a member with a role and creates the workbench from the review', async () => {
+    const calls = answering();
+    renderWizard();
+    await fillDescription();
+    await next();
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Women with type 2 diabetes' }));
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'protocol.pdf' }));
+    await next();
+    expect(stepHeading()).toHaveTextContent('Step 3 of 4: Add Users');
+    expect(screen.getByRole('button', { name: `Remove ${ME.email}` })).toBeDisabled();
+    expect(screen.getByRole('button', { name: `Remove ${ME.email}` })).toHaveAccessibleDescription('You are the only owner: make someone else an owner first.');
+
+    // A researcher cannot list users: the people their data names (the cohort's author) are offered.
+    await userEvent.click(screen.getByRole('combobox', { name: 'Person (name or email)' }));
+    await userEvent.click(await screen.findByText(COLLEAGUE.email, { selector: '.ant-select-item-option-content' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add member' }));
+    expect(screen.getByRole('combobox', { name: `Role of ${COLLEAGUE.email}` })).toBeInTheDocument();
+    await next();
+
+    expect(stepHeading()).toHaveTextContent('Step 4 of 4: Review');
+    expect(screen.getByTestId('review-name')).toHaveTextContent('Diabetes and kidneys');
+    expect(within(screen.getByRole('list', { name: 'Cohorts to release' })).getByText('Women with type 2 diabetes: 273 persons')).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Members and roles' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      `${ME.name} (${ME.email}): Owner`,
+      `${COLLEAGUE.email}: Reader`,
+    ]);
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+
+    await waitFor(() => expect(router.push).toHaveBeenCalledWith(`/workbenches/${aWorkbench().id}`));
+    const post = calls.find((call) => call.method === 'POST')!;
+    expect(post.path).toBe('/api/v1/workbenches/');
+    expect(post.body).toEqual({
+      name: 'Diabetes and kidneys',
+      purpose: PURPOSE,
+      cohorts: [{ id: cohort.id }],
+      queries: [],
+      documents: [document.id],
+      users: [
+        { id: ME.id, role: 'OWNER' },
+        { id: COLLEAGUE.id, role: 'READER' },
+      ],
+    });
+    expect(toasts.map((toast) => toast.title)).toEqual(['Workbench created']);
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it('titles the edit steps, sends PUT with the version the edit began from and answers a stale version with the refresh prompt', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const calls = answering(() => ({ status: 409, body: { detail: 'stella@example.org changed this workbench at 10:42. Reload it to see their changes.' } }));
+    const workbench = aWorkbench({ version: 3 });
+    renderWizard(makeStore(), workbench);
+    for (const title of ['Description', 'Manage Data', 'Manage Users', 'Review']) expect(screen.getByText(title, { selector: '.ant-steps-item-title' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Name')).toHaveValue(workbench.name);
+    await next();
+    await next();
+    await next();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(toasts).toHaveLength(1));
+    const put = calls.find((call) => call.method === 'PUT')!;
+    expect(put.path).toBe(`/api/v1/workbenches/${workbench.id}/`);
+    expect(put.body).toMatchObject({ version: 3, queries: [workbench.queries[0]!.id], cohorts: [{ id: workbench.cohorts[0]!.id, version: 1 }] });
+    expect(toasts[0]).toMatchObject({ type: 'error', title: 'Error! Unable to submit edits.', duration: 0 });
+    render(<>{toasts[0]!.description}</>);
+    expect(screen.getByText(/stella@example.org changed this workbench/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Please refresh the page.' })).toBeInTheDocument();
+    expect(router.push).not.toHaveBeenCalled();
+    // The refresh must load the new version, not bring the stale draft back.
+    expect(sessionStorage.length).toBe(0);
+    // Marked unexpected: it goes to the console (and the error reporter).
+    expect(logged).toHaveBeenCalledWith('Unexpected API error', expect.objectContaining({ endpoint: 'updateWorkbench', status: 409 }));
+    logged.mockRestore();
+  });
+
+  it('keeps the draft of an edit refused for a name already used, without asking for a refresh', async () => {
+    answering(() => ({ status: 409, body: { detail: 'name: you already belong to a workbench named "Renal"; choose another name.' } }));
+    const workbench = aWorkbench();
+    renderWizard(makeStore(), workbench);
+    await userEvent.clear(screen.getByLabelText('Name'));
+    await userEvent.click(screen.getByLabelText('Name'));
+    await userEvent.paste('Renal');
+    for (let step = 0; step < 3; step++) await next();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(toasts).toHaveLength(1));
+    expect(toasts[0]).toMatchObject({ type: 'error', title: 'Error! Unable to submit edits.', description: 'name: you already belong to a workbench named "Renal"; choose another name.' });
+    expect(JSON.parse(sessionStorage.getItem('hdp.workbench-wizard')!).draft.name).toBe('Renal');
+    expect(stepHeading()).toHaveTextContent('Step 4 of 4: Review');
+  });
+
+  it('answers a 418 with the warning listing what was refused, and opens the workbench showing the refused parts by name', async () => {
+    const created = aWorkbench({ cohorts: [] });
+    answering(() => ({
+      status: 418,
+      body: { detail: 'Part of the workbench was not applied.', workbench: created, refused: [{ kind: 'cohort', id: cohort.id, reason: 'it was archived after it was picked' }] },
+    }));
+    const { store } = renderWizard();
+    await fillDescription();
+    await next();
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Women with type 2 diabetes' }));
+    await next();
+    await next();
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+
+    await waitFor(() => expect(router.push).toHaveBeenCalledWith(`/workbenches/${created.id}`));
+    expect(toasts[0]).toMatchObject({ type: 'warning', title: 'Workbench Edits Submitted with Errors', duration: 0 });
+    render(<>{toasts[0]!.description}</>);
+    expect(screen.getByText(WORKBENCH_EDITS_WITH_ERRORS)).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Not applied' })).getByText('Cohort: it was archived after it was picked')).toBeInTheDocument();
+    expect(store.getState().workbenchRefusals[created.id]).toEqual([
+      { kind: 'cohort', id: cohort.id, name: 'Women with type 2 diabetes', reason: 'it was archived after it was picked' },
+    ]);
+  });
+});

@@ -1,0 +1,189 @@
+import { useEffect, useRef, useState } from 'react';
+import { useRouter } from 'next/router';
+import { Button, Flex, Steps } from 'antd';
+import type { Me, Workbench, WorkbenchSubmittedWithErrors } from '@hdp/contract';
+import { useAppDispatch, useAppSelector, useAppStore } from '@/app/hooks';
+import { showToast } from '@/lib/errors/notifier';
+import { useCreateWorkbenchMutation } from '../../api/create-workbench';
+import { useUpdateWorkbenchMutation } from '../../api/update-workbench';
+import { refusalsReceived, type RefusedPart } from '../../refusals-slice';
+import { creationStarted, draftRestored, editStarted, selectWorkbenchWizard, stepChanged, wizardReset, type WorkbenchWizardState } from '../../slice';
+import { clearDraft, loadDraft, saveDraft, type WizardTarget } from '../../wizard-storage';
+import { DATA_STEP, DESCRIPTION_STEP, REVIEW_STEP, STEP_TITLES, stepProblems, toCreateBody, toUpdateBody, USERS_STEP } from '../../wizard-rules';
+import { DataStep } from './data-step';
+import { DescriptionStep } from './description-step';
+import { ReviewStep } from './review-step';
+import { UsersStep } from './users-step';
+
+export interface WorkbenchWizardProps {
+  me: Me;
+  /** The workbench to edit; absent to create one. */
+  workbench?: Workbench;
+}
+
+/** The parts of a 418 answer the user picked, named as they picked them. */
+function namedRefusals(answer: WorkbenchSubmittedWithErrors, draft: WorkbenchWizardState): RefusedPart[] {
+  const names: Record<RefusedPart['kind'], Map<string, string>> = {
+    cohort: new Map(draft.cohorts.cohorts.map((cohort) => [cohort.id, cohort.name])),
+    query: new Map(draft.queries.map((query) => [query.id, query.name])),
+    document: new Map(draft.documents.map((document) => [document.id, document.name])),
+    user: new Map(draft.users.map((user) => [user.id, user.email])),
+  };
+  return answer.refused.map((refusal) => ({ ...refusal, name: names[refusal.kind]?.get(refusal.id) ?? refusal.id }));
+}
+
+const isSubmittedWithErrors = (error: unknown): error is { status: 418; data: WorkbenchSubmittedWithErrors } => {
+  const failure = error as { status?: unknown; data?: { workbench?: { id?: unknown }; refused?: unknown } } | undefined;
+  return failure?.status === 418 && typeof failure.data?.workbench?.id === 'string' && Array.isArray(failure.data.refused);
+};
+
+/** A 409 other than a name already used (the detail names the field it refuses): the edit was based on an old version. */
+const isStale = (error: unknown): boolean => {
+  const failure = error as { status?: unknown; data?: { detail?: unknown } } | undefined;
+  return failure?.status === 409 && !(typeof failure.data?.detail === 'string' && failure.data.detail.startsWith('name:'));
+};
+
+/**
+ * The create / edit wizard: Description, data, users, Review. The draft lives in the Redux slice and
+ * is kept in the tab's session storage at every change, so a reload mid-way comes back to the same
+ * step with the same choices; an edit also keeps the version it was based on, so a save after
+ * someone else's change is refused (409) rather than overwriting it.
+ */
+export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps) {
+  const mode = workbench ? 'edit' : 'create';
+  const titles = STEP_TITLES[mode];
+  const router = useRouter();
+  const dispatch = useAppDispatch();
+  const store = useAppStore();
+  const draft = useAppSelector(selectWorkbenchWizard);
+  const [target, setTarget] = useState<WizardTarget | null>(null);
+  const [showProblems, setShowProblems] = useState(false);
+  const [createWorkbench, creation] = useCreateWorkbenchMutation();
+  const [updateWorkbench, update] = useUpdateWorkbenchMutation();
+  const stepHeading = useRef<HTMLHeadingElement>(null);
+  const moved = useRef(false);
+
+  // Once per opening: the kept draft of the same wizard comes back; otherwise a fresh one starts.
+  useEffect(() => {
+    const wanted: WizardTarget = workbench ? { mode: 'edit', workbenchId: workbench.id, version: workbench.version } : { mode: 'create' };
+    const kept = loadDraft(wanted);
+    if (kept) {
+      dispatch(draftRestored(kept.draft));
+      setTarget(kept.target);
+    } else {
+      if (workbench) dispatch(editStarted(workbench));
+      else dispatch(creationStarted({ id: me.id, email: me.email, name: me.name }));
+      setTarget(wanted);
+    }
+    // The workbench refreshes while the wizard is open (polling, other tabs): only the first one counts.
+  }, []);
+
+  // Every change is kept, until the draft is submitted or given up.
+  useEffect(() => {
+    if (target && draft.isInitialised) saveDraft(target, draft);
+  }, [target, draft]);
+
+  // A new step: focus its heading, so keyboard and screen-reader users start at its top.
+  useEffect(() => {
+    if (moved.current) stepHeading.current?.focus();
+  }, [draft.stepIndex]);
+
+  if (!target || !draft.isInitialised) return null;
+
+  const step = draft.stepIndex;
+  const problems = stepProblems(draft, step);
+  const submitting = creation.isLoading || update.isLoading;
+
+  const goTo = (next: number) => {
+    moved.current = true;
+    setShowProblems(false);
+    dispatch(stepChanged(next));
+  };
+  const next = () => {
+    if (problems.length > 0) {
+      setShowProblems(true);
+      return;
+    }
+    goTo(step + 1);
+  };
+  const finish = (workbenchId: string) => {
+    clearDraft();
+    dispatch(wizardReset());
+    void router.push(`/workbenches/${workbenchId}`);
+  };
+  const submit = async () => {
+    if (problems.length > 0) {
+      setShowProblems(true);
+      return;
+    }
+    const current = store.getState().workbenchWizard;
+    try {
+      const saved =
+        target.mode === 'edit'
+          ? await updateWorkbench({ workbenchId: target.workbenchId, ...toUpdateBody(current, target.version) }).unwrap()
+          : await createWorkbench(toCreateBody(current)).unwrap();
+      showToast({ type: 'success', title: target.mode === 'edit' ? 'Workbench saved' : 'Workbench created' });
+      finish(saved.id);
+    } catch (error) {
+      if (isSubmittedWithErrors(error)) {
+        // The rest was applied: the workbench shows what was left out (the toast says so too).
+        dispatch(refusalsReceived({ workbenchId: error.data.workbench.id, refused: namedRefusals(error.data, current) }));
+        finish(error.data.workbench.id);
+      } else if (isStale(error) && target.mode === 'edit') {
+        // Someone changed the workbench since this edit began: the refresh the toast asks for must
+        // load their version, not bring this stale draft back.
+        clearDraft();
+      }
+      // Every other refusal is shown by the error catalogue; the draft stays for another try.
+    }
+  };
+  const cancel = () => {
+    clearDraft();
+    dispatch(wizardReset());
+    void router.push(workbench ? `/workbenches/${workbench.id}` : '/workbenches');
+  };
+
+  let body;
+  if (step === DESCRIPTION_STEP) body = <DescriptionStep showProblems={showProblems} />;
+  else if (step === DATA_STEP) body = <DataStep me={me} />;
+  else if (step === USERS_STEP) body = <UsersStep me={me} showProblems={showProblems} problems={problems} />;
+  else body = <ReviewStep titles={titles} onGoTo={goTo} />;
+
+  return (
+    <>
+      <Steps current={step} items={titles.map((title) => ({ title }))} style={{ marginBottom: 24 }} />
+      <section aria-labelledby="wizard-step-heading">
+        <h2 id="wizard-step-heading" ref={stepHeading} tabIndex={-1} style={{ fontSize: 18, fontWeight: 600, margin: '0 0 12px', outline: 'none' }}>
+          {`Step ${step + 1} of ${titles.length}: ${titles[step]}`}
+        </h2>
+        {body}
+        {showProblems && step === REVIEW_STEP && problems.length > 0 ? (
+          <ul role="alert" style={{ color: '#cf1322', margin: '8px 0 0', paddingInlineStart: 20 }}>
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+      <Flex justify="space-between" wrap gap={12} style={{ marginTop: 24, borderTop: '1px solid #f0f0f0', paddingTop: 16 }}>
+        <Button onClick={cancel} disabled={submitting}>
+          Cancel
+        </Button>
+        <Flex gap={12}>
+          <Button onClick={() => goTo(step - 1)} disabled={step === DESCRIPTION_STEP || submitting}>
+            Back
+          </Button>
+          {step < REVIEW_STEP ? (
+            <Button type="primary" onClick={next}>
+              Next
+            </Button>
+          ) : (
+            <Button type="primary" loading={submitting} onClick={() => void submit()}>
+              {mode === 'edit' ? 'Save' : 'Create'}
+            </Button>
+          )}
+        </Flex>
+      </Flex>
+    </>
+  );
+}
