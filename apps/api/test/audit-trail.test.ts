@@ -146,7 +146,7 @@ describe('hdp audit verify', () => {
     } finally {
       await cleanUp();
     }
-  });
+  }, 90_000);
 
   it('says the chain is intact when it is', async () => {
     const { env, cleanUp } = await commandLineEnvironment();
