@@ -13,7 +13,8 @@ let dataDir: string;
 let closeSocket: () => Promise<void>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // Exact counts tell which dataset is served, so perturbation is off here.
+  t = await startTestApp({ PERTURBATION_MAX_CHANGE: '0' });
   token = (await t.signIn(ADMIN_EMAIL)).id_token;
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-control-'));
   closeSocket = await startControlSocket(t.services, dataDir);

@@ -196,7 +196,7 @@ export class SuppressionAuditor {
  *    smallest shown non-zero cell nearest to it (in its lines, then in the lines of the hidden
  *    cells of those lines, …; a line's total counts as a cell of that line) is hidden too, and
  *    the audit runs again. Each round hides more, so this ends; when nothing is left to hide but
- *    the root, the whole answer is withheld (every cell hidden, zeros and root included).
+ *    the root, every other cell is withheld, zeros included.
  *
  * Returns which cells are hidden and how many linear programs were solved.
  */
@@ -241,9 +241,11 @@ export async function suppressSmallCounts(table: CountTable, threshold: number):
         auditor.hide(next);
         stuck = false;
       }
-      // Nothing near is left to hide (e.g. a person count of 20 made of 1 and 19): the whole answer
-      // is withheld, zeros and root included, so nothing at all bounds a hidden cell.
-      if (stuck) return { hidden: new Array<boolean>(n).fill(true), solves: auditor.solves };
+      // Nothing near is left to hide (e.g. a person count of 20 made of 1 and 19): every cell but
+      // the person count is withheld, zeros included. A reader can then no longer tell a hidden zero
+      // from a hidden count, so each cell may be anything from 0 to the person count (at least
+      // the threshold): protected.
+      if (stuck) return { hidden: table.counts.map((_n, cell) => cell !== table.root), solves: auditor.solves };
     }
   } finally {
     auditor.dispose();

@@ -10,8 +10,8 @@ export interface ReaderView {
 /**
  * What a reader knows from a released answer, as LP text for HiGHS (a separate path from the API's
  * auditor, which builds its model from arrays): each line adds up, shown cells are their values,
- * hidden cells are at least 1 (zeros are shown). `integer` makes the reader solve in whole numbers,
- * as an attacker would.
+ * hidden cells are at least 1 (zeros are shown, unless every cell but the person count is withheld).
+ * `integer` makes the reader solve in whole numbers, as an attacker would.
  */
 function readerModel(view: ReaderView, objective: string, sense: 'Minimize' | 'Maximize', integer: boolean): string {
   const hidden = (cell: number) => view.shown[cell] === null;
@@ -22,13 +22,15 @@ function readerModel(view: ReaderView, objective: string, sense: 'Minimize' | 'M
     return terms.length > 0 ? [` l${i}: ${terms.join(' ')} = ${rhs}`] : [];
   });
   const variables = view.shown.flatMap((v, cell) => (v === null ? [`x${cell}`] : []));
+  // Only the person count shown: zeros may be among the hidden cells, so a hidden cell may be 0.
+  const lowest = view.shown.filter((v) => v !== null).length <= 1 ? 0 : 1;
   return [
     sense,
     ` obj: ${objective}`,
     'Subject To',
     ...constraints,
     'Bounds',
-    ...variables.map((v) => ` ${v} >= 1`),
+    ...variables.map((v) => ` ${v} >= ${lowest}`),
     ...(integer && variables.length > 0 ? ['General', ` ${variables.join(' ')}`] : []),
     'End',
   ].join('\n');
