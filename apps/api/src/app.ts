@@ -9,6 +9,7 @@ import { registerErrorHandling } from './http/error-handler';
 import { apiSecurityHeaders, PAGE_SECURITY_HEADERS } from './http/security-headers';
 import { registerAuthentication } from './http/authenticate';
 import { registerAccessLog } from './http/access-log';
+import { registerClientAddress } from './http/client-address';
 import { lazyRequestLogger } from './http/request-logger';
 import { registerContractRoutes } from './routes/contract-routes';
 import { registerHealthRoutes } from './routes/health/health-routes';
@@ -46,6 +47,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     done();
   });
   registerAccessLog(app, services);
+  registerClientAddress(app, config.clientAddressSecret);
 
   await app.register(swagger, {
     openapi: {

@@ -2,7 +2,8 @@ import type { NextApiRequest, NextApiResponse } from 'next';
 import NextAuth from 'next-auth';
 import { buildAuthOptions } from '@/lib/auth/auth-options';
 import { brandAuthPage } from '@/lib/auth/brand-auth-page';
-import { assertSessionSecret } from '@/lib/auth/server-env';
+import { stampBrowserAddress } from '@/lib/auth/client-address';
+import { assertSessionSecret, readServerEnv } from '@/lib/auth/server-env';
 
 let handler: ((req: NextApiRequest, res: NextApiResponse) => unknown) | undefined;
 
@@ -10,6 +11,8 @@ let handler: ((req: NextApiRequest, res: NextApiResponse) => unknown) | undefine
 export default function auth(req: NextApiRequest, res: NextApiResponse) {
   if (!handler) assertSessionSecret();
   const ready = (handler ??= NextAuth(buildAuthOptions()));
+  // The credentials provider passes this address on, so the API throttles each browser apart.
+  stampBrowserAddress(req, readServerEnv().trustProxy);
   if (req.method === 'GET' && req.url?.split('?')[0]?.endsWith('/signin')) {
     // The built-in sign-in page is kept (pages.signIn unset) and dressed as the product.
     const send = res.send.bind(res);
