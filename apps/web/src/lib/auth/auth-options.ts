@@ -23,6 +23,8 @@ export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = a
   return {
     secret: env.nextAuthSecret,
     session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
+    // Secure (and __Secure-/__Host- prefixed) cookies whenever the public address is HTTPS.
+    useSecureCookies: env.publicUrl?.startsWith('https://') ?? false,
     // pages.signIn stays unset: the built-in /api/auth/signin page is the sign-in page.
     pages: { error: '/error', signOut: '/signout' },
     theme: { colorScheme: 'light', brandColor: BRAND.primaryColor, logo: '/logo.svg', buttonText: '#ffffff' },

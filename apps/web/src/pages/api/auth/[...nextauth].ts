@@ -4,6 +4,7 @@ import { buildAuthOptions } from '@/lib/auth/auth-options';
 import { brandAuthPage } from '@/lib/auth/brand-auth-page';
 import { stampBrowserAddress } from '@/lib/auth/client-address';
 import { assertSessionSecret, readServerEnv } from '@/lib/auth/server-env';
+import { NONCE_HEADER } from '@/lib/security/page-security-headers';
 
 let handler: ((req: NextApiRequest, res: NextApiResponse) => unknown) | undefined;
 
@@ -16,7 +17,8 @@ export default function auth(req: NextApiRequest, res: NextApiResponse) {
   if (req.method === 'GET' && req.url?.split('?')[0]?.endsWith('/signin')) {
     // The built-in sign-in page is kept (pages.signIn unset) and dressed as the product.
     const send = res.send.bind(res);
-    res.send = (body: unknown) => send(typeof body === 'string' ? brandAuthPage(body) : body);
+    const nonce = req.headers[NONCE_HEADER];
+    res.send = (body: unknown) => send(typeof body === 'string' ? brandAuthPage(body, typeof nonce === 'string' ? nonce : undefined) : body);
   }
   return ready(req, res);
 }
