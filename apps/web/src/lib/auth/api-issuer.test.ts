@@ -56,7 +56,7 @@ describe("the browser's address", () => {
     expect(req.headers[CLIENT_ADDRESS_SIGNATURE_HEADER]).toBeUndefined();
   });
 
-  it('takes the address the proxy saw, not what the browser put in front of it, under TRUST_PROXY', () => {
+  it('takes the address the proxy saw, not what the browser put in front of it, under WEB_TRUST_PROXY', () => {
     expect(browserAddress(request('10.1.1.1', { 'x-forwarded-for': '10.0.0.2, 198.51.100.5' }), true)).toBe('198.51.100.5');
     expect(browserAddress(request('10.1.1.1', { 'x-forwarded-for': '10.0.0.2, 198.51.100.5' }), false)).toBe('10.1.1.1');
   });

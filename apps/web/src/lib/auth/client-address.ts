@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { CLIENT_ADDRESS_HEADER, CLIENT_ADDRESS_SIGNATURE_HEADER, normaliseAddress, signClientAddress } from '@hdp/contract/client-address';
 
 /**
- * The browser's address: the connection's, or under TRUST_PROXY the last X-Forwarded-For entry,
+ * The browser's address: the connection's, or under WEB_TRUST_PROXY the last X-Forwarded-For entry,
  * the one the proxy in front of the web app saw (earlier entries are whatever the browser sent).
  */
 export function browserAddress(req: IncomingMessage, trustProxy: boolean): string | undefined {
