@@ -24,7 +24,9 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   const { config } = services;
   const app = Fastify({
     loggerInstance: services.logger,
-    trustProxy: config.trustProxy,
+    // Only the peer (the proxy in front of the API) is trusted, so the client is the address it
+    // saw: the last X-Forwarded-For entry. `true` would take the first, which the client writes.
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     bodyLimit: config.bodyLimitBytes,
     // Off: Fastify would take the caller's header as it is; genReqId checks it first.
     requestIdHeader: false,

@@ -132,6 +132,22 @@ describe('sign-in throttling', () => {
     }
   });
 
+  it('behind a proxy (TRUST_PROXY) counts the address the proxy saw, not one the client wrote before it', async () => {
+    const proxied = await startTestApp({ TRUST_PROXY: 'true' });
+    try {
+      for (let i = 0; i < LIMITS.signInFailuresBeforeBackoff; i += 1) {
+        const headers = { 'x-forwarded-for': `203.0.113.${i}, 198.51.100.9` };
+        expect((await attempt('nobody@example.org', 'wrong-password', '10.0.0.1', headers, proxied.app)).statusCode).toBe(401);
+      }
+      const next = await attempt('someone@example.org', 'wrong-password', '10.0.0.1', { 'x-forwarded-for': '203.0.113.99, 198.51.100.9' }, proxied.app);
+      expect(next.statusCode).toBe(429);
+      const other = await attempt(ADMIN_EMAIL, TEST_PASSWORD, '10.0.0.1', { 'x-forwarded-for': '198.51.100.10' }, proxied.app);
+      expect(other.statusCode, other.body).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('never locks out for good: the wait is capped', () => {
     expect(backoffSeconds(LIMITS.signInFailuresBeforeBackoff - 1, 900)).toBe(0);
     expect(backoffSeconds(LIMITS.signInFailuresBeforeBackoff, 900)).toBe(1);
