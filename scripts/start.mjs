@@ -49,7 +49,13 @@ if (hasWeb) {
 }
 
 const children = [];
-const env = { ...process.env, DATA_DIR: dataDir, API_PORT: apiPort };
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  API_PORT: apiPort,
+  // Both servers: the web app signs each browser's address with it, the API checks the signature.
+  CLIENT_ADDRESS_SECRET: process.env.CLIENT_ADDRESS_SECRET ?? persistentSecret('client-address-secret'),
+};
 const api = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
   cwd: path.join(root, 'apps', 'api'),
   env,

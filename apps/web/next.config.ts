@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { NextConfig } from 'next';
+import { STATIC_SECURITY_HEADERS } from './src/lib/security/page-security-headers';
 
 const repoRoot = path.join(__dirname, '..', '..');
 
@@ -16,6 +17,10 @@ const nextConfig: NextConfig = {
   skipTrailingSlashRedirect: true,
   outputFileTracingRoot: repoRoot,
   turbopack: { root: repoRoot },
+  // The Content-Security-Policy needs a nonce per answer: src/proxy.ts sets it.
+  async headers() {
+    return [{ source: '/:path*', headers: [...STATIC_SECURITY_HEADERS] }];
+  },
   async redirects() {
     return [{ source: '/', destination: '/data-explorer', permanent: false }];
   },

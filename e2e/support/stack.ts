@@ -139,11 +139,13 @@ export async function startStack(log: (line: string) => void): Promise<RunningSt
   const killNow = () => children.forEach((child) => child.pid && child.exitCode === null && process.kill(-child.pid, 'SIGKILL'));
   process.once('exit', killNow);
 
+  // Shared by the two servers: the web app signs each browser's address with it for the API.
+  const clientAddressSecret = randomBytes(32).toString('base64url');
   try {
     const api = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: API_DIR,
       // WEB_URL: invitation e-mails link to this web app. No SMTP_URL: mail goes to DATA_DIR/outbox.
-      env: { ...process.env, DATA_DIR: dataDir, API_HOST: '127.0.0.1', API_PORT: String(apiPort), LOG_LEVEL: 'warn', WEB_URL: webUrl, SMTP_URL: '' },
+      env: { ...process.env, DATA_DIR: dataDir, API_HOST: '127.0.0.1', API_PORT: String(apiPort), LOG_LEVEL: 'warn', WEB_URL: webUrl, SMTP_URL: '', CLIENT_ADDRESS_SECRET: clientAddressSecret },
       stdio: ['ignore', output, output],
       detached: true,
     });
@@ -160,6 +162,7 @@ export async function startStack(log: (line: string) => void): Promise<RunningSt
         NEXTAUTH_URL: webUrl,
         NEXTAUTH_SECRET: randomBytes(32).toString('base64url'),
         API_INTERNAL_URL: apiUrl,
+        CLIENT_ADDRESS_SECRET: clientAddressSecret,
         HELP_CENTRE_URL: 'https://help.example.org/',
       },
       stdio: ['ignore', output, output],

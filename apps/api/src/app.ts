@@ -11,6 +11,7 @@ import { registerInputGuard } from './http/input-guard';
 import { apiSecurityHeaders, PAGE_SECURITY_HEADERS } from './http/security-headers';
 import { registerAuthentication } from './http/authenticate';
 import { registerAccessLog } from './http/access-log';
+import { registerClientAddress } from './http/client-address';
 import { lazyRequestLogger } from './http/request-logger';
 import { registerContractRoutes } from './routes/contract-routes';
 import { registerHealthRoutes } from './routes/health/health-routes';
@@ -30,7 +31,9 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   const securityHeaders = apiSecurityHeaders(config.publicUrl);
   const app = Fastify({
     loggerInstance: services.logger,
-    trustProxy: config.trustProxy,
+    // Only the peer (the proxy in front of the API) is trusted, so the client is the address it
+    // saw: the last X-Forwarded-For entry. `true` would take the first, which the client writes.
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: routerErrorHandler(securityHeaders, MAX_PARAM_LENGTH),
@@ -57,6 +60,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   registerAccessLog(app, services);
   registerInputGuard(app);
   registerUnmatchedRoutes(app);
+  registerClientAddress(app, config.clientAddressSecret);
 
   await app.register(swagger, {
     openapi: {

@@ -4,6 +4,7 @@ import type { PerturbationSettings } from './warehouse/perturbation';
 import type { S3Settings } from './documents/s3-document-store';
 import { ID_TOKEN_AUDIENCE_DEFAULT, LIMITS } from '@hdp/contract';
 import { DEFAULT_CATALOGUE_FILE } from './workbenches/compute-catalogue';
+import { CLIENT_ADDRESS_SECRET_MIN_LENGTH } from '@hdp/contract/client-address';
 
 /** Content types accepted for documents unless DOCUMENT_TYPES says otherwise. */
 export const DEFAULT_DOCUMENT_TYPES = [
@@ -31,6 +32,11 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ACCESS_LOG: z.enum(['all', 'errors', 'off']).default('errors'),
   TRUST_PROXY: booleanFromEnv.default(false),
+  CLIENT_ADDRESS_SECRET: z
+    .string()
+    .min(CLIENT_ADDRESS_SECRET_MIN_LENGTH, `must be at least ${CLIENT_ADDRESS_SECRET_MIN_LENGTH} characters (for example \`openssl rand -base64 32\`)`)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   ADMIN_EMAIL: z.email().default('admin@example.org'),
   ADMIN_PASSWORD: z.string().optional(),
   ADMIN_NAME: z.string().default('Administrator'),
@@ -92,6 +98,8 @@ export interface Config {
   /** Which requests the access log records: all, errors (status >= 400, and slow ones) or off. */
   accessLog: z.infer<typeof EnvSchema>['ACCESS_LOG'];
   trustProxy: boolean;
+  /** Shared with the web app, which signs the browser's address with it; unset: no such header is trusted. */
+  clientAddressSecret?: string;
   admin: { email: string; password?: string; name: string };
   externalIssuer?: ExternalIssuerConfig;
   bodyLimitBytes: number;
@@ -164,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     accessLog: e.ACCESS_LOG,
     trustProxy: e.TRUST_PROXY,
+    clientAddressSecret: e.CLIENT_ADDRESS_SECRET,
     admin: { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD || undefined, name: e.ADMIN_NAME },
     externalIssuer: e.OIDC_ISSUER
       ? {

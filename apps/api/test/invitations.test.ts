@@ -82,8 +82,10 @@ describe('inviting users', () => {
     const info = await inspect(token);
     expect(info.json()).toMatchObject({ email: 'rita@example.org', name: 'Rita', user_source: 'LOCAL' });
 
-    expect((await accept(token, 'short')).json().detail).toBe('password: must be at least 12 characters');
-    expect((await accept(token, 'password1234')).json().detail).toBe('password: is one of the most common passwords; choose another');
+    expect((await accept(token, 'short')).json().detail).toBe('password: must be at least 12 characters. A few unrelated words make a strong one.');
+    expect((await accept(token, 'password1234')).json().detail).toBe(
+      'password: is too easy to guess. This is similar to a commonly used password. A few unrelated words make a strong one.',
+    );
     const accepted = await accept(token, 'a sound passphrase for rita');
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json()).toMatchObject({ email: 'rita@example.org', status: 'ACTIVE', invitation_expires_at: null });
@@ -93,6 +95,23 @@ describe('inviting users', () => {
     const again = await accept(token, 'another sound passphrase');
     expect(again.statusCode).toBe(404);
     expect(again.json().detail).toBe('This invitation is no longer valid. Ask an administrator to send a new one.');
+  });
+
+  it('refuses guessable passwords, saying why and what to do, and the invitation stays open', async () => {
+    const email = 'wendy.weak@example.org';
+    expect((await invite([{ email, roles: ['RESEARCHER'], name: 'Wendy Weak' }])).statusCode).toBe(201);
+    const token = tokenFor(email);
+    const weak = ['Password123!', 'password123!', 'P@ssw0rd1234', 'abcdefghijkl', 'aaaaaaaaaaab', '1234567890123', 'welcome12345', 'changeme1234', 'Summer2024!!', email, 'WendyWeak2024!'];
+    for (const password of weak) {
+      const refused = await accept(token, password);
+      expect(refused.statusCode, password).toBe(400);
+      expect(refused.json().detail, password).toMatch(/^password: is too easy to guess\. .+ A few unrelated words make a strong one\.$/);
+    }
+    expect((await accept(token, email)).json().detail).toContain('It contains your name or email address.');
+    expect((await accept(token, 'Summer2024!!')).json().detail).toContain('a word with a year or symbols added');
+    const [user] = (await t.request({ method: 'GET', url: `/api/v1/users/?search=${email}`, token: adminToken })).json().users;
+    expect(user.status).toBe('INVITED');
+    expect((await accept(token, 'marble kettle orbit sparrow')).statusCode).toBe(200);
   });
 
   it('re-sending issues a new link and the old one stops working', async () => {

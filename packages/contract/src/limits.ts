@@ -36,4 +36,10 @@ export const LIMITS = {
   /** Password length bounds for local accounts. */
   passwordMinLength: 12,
   passwordMaxLength: 128,
+  /**
+   * The lowest zxcvbn score (0–4) a new password may have. 3 would let a word with a year and a few
+   * symbols through (`Summer2024!!`, about 10^8 guesses); 4 asks for about 10^10, which a few
+   * unrelated words reach.
+   */
+  passwordMinScore: 4,
 } as const;

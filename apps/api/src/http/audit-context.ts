@@ -7,7 +7,7 @@ export function auditContextOf(request: FastifyRequest): AuditContext {
   return {
     actorId: request.user?.id ?? null,
     actorEmail: request.user?.email ?? null,
-    clientAddress: request.ip,
+    clientAddress: request.clientAddress,
     userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
     requestId: request.id,
   };

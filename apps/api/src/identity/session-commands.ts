@@ -5,7 +5,7 @@ import { ApiError, tooManyRequests, unauthorized } from '../http/api-error';
 import { userRepository, type UserRow } from '../users/user-repository';
 import { verifyPassword } from './passwords';
 import { refreshTokenRepository } from './refresh-tokens';
-import { checkSignInThrottle, clearAccountThrottle, recordSignInFailure } from './sign-in-throttle';
+import { releaseSignInAttempt, reserveSignInAttempt } from './sign-in-throttle';
 
 const INVALID_CREDENTIALS = 'Invalid email or password.';
 
@@ -29,7 +29,8 @@ export async function signIn(
   const address = context.clientAddress ?? 'unknown';
   const failureContext = { ...context, actorEmail: email };
 
-  const throttle = await checkSignInThrottle(db, email, address);
+  // Reserved before the (slow) password check, so that parallel guesses count against each other.
+  const throttle = await reserveSignInAttempt(db, email, address);
   if (!throttle.allowed) {
     await recordAuditEvent(db, failureContext, {
       eventType: 'AUTH_SIGN_IN_FAILED',
@@ -47,14 +48,12 @@ export async function signIn(
   const local = user?.userSource === 'LOCAL' ? user : undefined;
   const passwordOk = await verifyPassword(input.password, local?.passwordHash);
   if (!local || !passwordOk) {
-    await db.transaction(async (tx) => {
-      await recordSignInFailure(tx, email, address);
-      await appendAuditEntry(tx, { ...failureContext, actorId: local?.id ?? null }, {
-        eventType: 'AUTH_SIGN_IN_FAILED',
-        outcome: 'FAILURE',
-        message: `Failed sign-in for ${email}`,
-        details: { reason: 'invalid_credentials' },
-      });
+    // The reservation stays: it is this failure's count.
+    await recordAuditEvent(db, { ...failureContext, actorId: local?.id ?? null }, {
+      eventType: 'AUTH_SIGN_IN_FAILED',
+      outcome: 'FAILURE',
+      message: `Failed sign-in for ${email}`,
+      details: { reason: 'invalid_credentials' },
     });
     throw unauthorized(INVALID_CREDENTIALS);
   }
@@ -71,7 +70,7 @@ export async function signIn(
   }
 
   return db.transaction(async (tx) => {
-    await clearAccountThrottle(tx, email);
+    await releaseSignInAttempt(tx, email, address);
     const refreshToken = await refreshTokenRepository.issue(tx, local.id);
     await appendAuditEntry(tx, { ...context, actorId: local.id, actorEmail: local.email }, {
       eventType: 'AUTH_SIGN_IN',

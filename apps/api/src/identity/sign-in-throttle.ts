@@ -1,14 +1,18 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { LIMITS } from '@hdp/contract';
 import type { DbOrTx } from '../db/database';
 import { signInThrottle } from '../db/schema';
 
 /**
- * Failed sign-ins are throttled per account and per client address. After
+ * Sign-in attempts are throttled per account and per client address. After
  * `signInFailuresBeforeBackoff` failures, each further attempt must wait an exponentially growing
  * time. The account's wait is capped low (a minute) and the address's higher (15 minutes): an
  * attacker can slow guessing against an admin, but never lock the admin out for good, and there is
  * no permanent lock-out at all. Counters forget failures after a day without one.
+ *
+ * An attempt is counted *before* its password is checked, as if it will fail, in one atomic
+ * upsert per key: parallel attempts each see the count the previous ones left, so a burst gets
+ * exactly as many checks as sequential attempts would. A successful attempt gives its count back.
  */
 const ACCOUNT_MAX_BACKOFF_SECONDS = 60;
 const FORGET_AFTER_MS = 24 * 3600 * 1000;
@@ -27,44 +31,66 @@ export function backoffSeconds(failures: number, maxSeconds: number): number {
   return Math.min(2 ** over, maxSeconds);
 }
 
-/** Whether an attempt for this account from this address may go ahead now. */
-export async function checkSignInThrottle(db: DbOrTx, email: string, address: string): Promise<ThrottleVerdict> {
-  const rows = await db
-    .select()
-    .from(signInThrottle)
-    .where(inArray(signInThrottle.key, [accountKey(email), addressKey(address)]));
-  const now = Date.now();
-  const waits = rows
-    .filter((row) => row.blockedUntil && row.blockedUntil.getTime() > now)
-    .map((row) => Math.ceil((row.blockedUntil!.getTime() - now) / 1000));
-  return waits.length ? { allowed: false, retryAfterSeconds: Math.max(...waits) } : { allowed: true, retryAfterSeconds: 0 };
-}
+/** The back-off after `failures`, as SQL: the same schedule as `backoffSeconds`. */
+const backoffSql = (failures: ReturnType<typeof sql>, maxSeconds: number) =>
+  sql`case when ${failures} < ${LIMITS.signInFailuresBeforeBackoff} then null
+      else now() + make_interval(secs => least(power(2, least(${failures} - ${LIMITS.signInFailuresBeforeBackoff}, 30)), ${maxSeconds})) end`;
 
-/** Counts a failed attempt against both the account and the address. */
-export async function recordSignInFailure(db: DbOrTx, email: string, address: string): Promise<void> {
-  const now = new Date();
-  const forgetBefore = new Date(now.getTime() - FORGET_AFTER_MS);
-  for (const [key, maxBackoff] of [
+/** Refuses a reservation: the transaction rolls back so that no key keeps a partial count. */
+class Throttled extends Error {}
+
+/**
+ * Reserves one attempt for this account from this address, or refuses it when either is in
+ * back-off. The reservation counts as a failure until `releaseSignInAttempt` gives it back.
+ */
+export async function reserveSignInAttempt(db: DbOrTx, email: string, address: string): Promise<ThrottleVerdict> {
+  const keys = [
     [accountKey(email), ACCOUNT_MAX_BACKOFF_SECONDS],
     [addressKey(address), LIMITS.signInMaxBackoffSeconds],
-  ] as const) {
-    const failures = sql`case when ${signInThrottle.lastFailureAt} < ${forgetBefore.toISOString()}::timestamptz then 1 else ${signInThrottle.failures} + 1 end`;
-    const [row] = await db
-      .insert(signInThrottle)
-      .values({ key, failures: 1, lastFailureAt: now })
-      .onConflictDoUpdate({ target: signInThrottle.key, set: { failures, lastFailureAt: now } })
-      .returning({ failures: signInThrottle.failures });
-    const wait = backoffSeconds(row?.failures ?? 1, maxBackoff);
-    if (wait > 0) {
-      await db
-        .update(signInThrottle)
-        .set({ blockedUntil: new Date(now.getTime() + wait * 1000) })
-        .where(eq(signInThrottle.key, key));
-    }
+  ] as const;
+  const forgetBefore = new Date(Date.now() - FORGET_AFTER_MS).toISOString();
+  try {
+    // Account keys are always taken before address keys, so two reservations cannot deadlock.
+    await db.transaction(async (tx) => {
+      for (const [key, maxBackoff] of keys) {
+        const failures = sql`(case when ${signInThrottle.lastFailureAt} < ${forgetBefore}::timestamptz then 1 else ${signInThrottle.failures} + 1 end)`;
+        const reserved = await tx
+          .insert(signInThrottle)
+          .values({ key, failures: 1, lastFailureAt: sql`now()`, blockedUntil: backoffSql(sql`1`, maxBackoff) })
+          .onConflictDoUpdate({
+            target: signInThrottle.key,
+            set: { failures, lastFailureAt: sql`now()`, blockedUntil: backoffSql(failures, maxBackoff) },
+            // The row stays locked until commit: a parallel attempt waits, then sees this count.
+            setWhere: or(isNull(signInThrottle.blockedUntil), lte(signInThrottle.blockedUntil, sql`now()`)),
+          })
+          .returning({ failures: signInThrottle.failures });
+        if (reserved.length === 0) throw new Throttled();
+      }
+    });
+    return { allowed: true, retryAfterSeconds: 0 };
+  } catch (error) {
+    if (!(error instanceof Throttled)) throw error;
   }
+  const [blocked] = await db
+    .select({ seconds: sql<number>`ceil(extract(epoch from max(${signInThrottle.blockedUntil}) - now()))::int` })
+    .from(signInThrottle)
+    .where(and(inArray(signInThrottle.key, keys.map(([key]) => key)), gt(signInThrottle.blockedUntil, sql`now()`)));
+  return { allowed: false, retryAfterSeconds: Math.max(1, blocked?.seconds ?? 1) };
 }
 
-/** A successful sign-in clears the account's counter (not the address's: one good account must not launder a spray). */
-export async function clearAccountThrottle(db: DbOrTx, email: string): Promise<void> {
+/**
+ * Gives back a successful attempt's reservation. The account's counter is cleared; the address's
+ * loses only this attempt (one good account must not launder a spray of failures from that
+ * address), and its back-off ends if what is left is under the threshold.
+ */
+export async function releaseSignInAttempt(db: DbOrTx, email: string, address: string): Promise<void> {
   await db.delete(signInThrottle).where(eq(signInThrottle.key, accountKey(email)));
+  const failures = sql`greatest(${signInThrottle.failures} - 1, 0)`;
+  await db
+    .update(signInThrottle)
+    .set({
+      failures,
+      blockedUntil: sql`case when ${failures} < ${LIMITS.signInFailuresBeforeBackoff} then null else ${signInThrottle.blockedUntil} end`,
+    })
+    .where(eq(signInThrottle.key, addressKey(address)));
 }

@@ -1,8 +1,9 @@
 import type { Database } from '../db/database';
 import { appendAuditEntry } from '../audit/audit-trail';
 import { z } from 'zod';
-import { LIMITS, type Role } from '@hdp/contract';
-import { badRequest, conflict } from '../http/api-error';
+import type { Role } from '@hdp/contract';
+import { ApiError, badRequest, conflict } from '../http/api-error';
+import { assertPasswordAcceptable } from '../identity/password-policy';
 import { generatePassword, hashPassword } from '../identity/passwords';
 import { userRepository, type UserRow } from './user-repository';
 
@@ -18,11 +19,8 @@ export async function createUser(
   input: { email: string; name?: string; password?: string; roles: Role[] },
   actor: string,
 ): Promise<CreatedAdmin> {
-  const password = input.password;
-  if (password !== undefined && (password.length < LIMITS.passwordMinLength || password.length > LIMITS.passwordMaxLength)) {
-    throw badRequest(`password: must be ${LIMITS.passwordMinLength} to ${LIMITS.passwordMaxLength} characters`);
-  }
   if (!z.email().safeParse(input.email).success) throw badRequest(`email: ${input.email} is not a valid email address`);
+  if (input.password !== undefined) assertPasswordAcceptable(input.password, { email: input.email, name: input.name });
   const generatedPassword = input.password ? undefined : generatePassword();
   const passwordHash = await hashPassword(input.password ?? generatedPassword!);
   const user = await db.transaction(async (tx) => {
@@ -54,5 +52,11 @@ export async function ensureFirstAdmin(
   admin: { email: string; name: string; password?: string },
 ): Promise<CreatedAdmin | undefined> {
   if ((await userRepository.count(db)) > 0) return undefined;
-  return createUser(db, { ...admin, roles: ['ADMIN'] }, 'system (first start)');
+  try {
+    return await createUser(db, { ...admin, roles: ['ADMIN'] }, 'system (first start)');
+  } catch (error) {
+    // Start-up stops with the variable named, as for any other bad setting.
+    if (error instanceof ApiError) throw new Error(`Invalid configuration: ${error.detail.replace(/^password:/, 'ADMIN_PASSWORD').replace(/^email:/, 'ADMIN_EMAIL')}`);
+    throw error;
+  }
 }

@@ -34,8 +34,8 @@ export async function inspectInvitation(services: AppServices, token: string): P
 }
 
 /**
- * Accepts an invitation: INVITED → ACTIVE. A local account sets its password (12 to 128
- * characters, not a common one); an external identity proves itself with an id token from the
+ * Accepts an invitation: INVITED → ACTIVE. A local account sets its password (judged by the
+ * contract's password rule, with the invitee's name and email as context); an external identity proves itself with an id token from the
  * configured provider carrying the invited email. The link works once.
  */
 export async function acceptInvitation(
@@ -48,7 +48,7 @@ export async function acceptInvitation(
   let passwordHash: string | undefined;
   if (preview.user.userSource === 'LOCAL') {
     if (!request.password) throw badRequest('password: a password is required to accept this invitation');
-    assertPasswordAcceptable(request.password);
+    assertPasswordAcceptable(request.password, { email: preview.user.email, name: preview.user.name });
     passwordHash = await hashPassword(request.password);
   } else {
     if (!request.id_token) throw badRequest('id_token: sign in with your organisation to accept this invitation');

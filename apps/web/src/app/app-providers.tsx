@@ -15,13 +15,23 @@ import { THEME } from './theme';
 // Toasts raised before it arrives wait in the notifier's queue.
 const NotificationBridge = dynamic(() => import('@/features/shell/components/notification-bridge'), { ssr: false });
 
+/**
+ * The page's CSP nonce, where Next.js puts it for its own style elements. antd writes the styles
+ * of components first shown after the page loaded into new style elements, which need it too.
+ */
+function pageNonce(): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  return document.querySelector('noscript[data-n-css]')?.getAttribute('data-n-css') || undefined;
+}
+
 /** Session, store, theme and toasts: everything every page sits in. */
 export function AppProviders({ session, children }: { session?: Session | null; children: ReactNode }) {
   const [store] = useState(() => makeStore());
+  const [csp] = useState(() => ({ nonce: pageNonce() }));
   return (
     <SessionProvider session={session} refetchInterval={SESSION_REFETCH_SECONDS} refetchOnWindowFocus>
       <ReduxProvider store={store}>
-        <ConfigProvider theme={THEME} locale={enGB} tooltip={{ mouseEnterDelay: TOOLTIP_DELAY_SECONDS }}>
+        <ConfigProvider theme={THEME} locale={enGB} tooltip={{ mouseEnterDelay: TOOLTIP_DELAY_SECONDS }} csp={csp}>
           <NotificationBridge />
           <AuthSync />
           {children}

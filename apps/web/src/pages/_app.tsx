@@ -1,4 +1,6 @@
-import type { AppProps } from 'next/app';
+// First: style elements created while the modules below load need the page's nonce already.
+import '@/lib/security/style-nonce';
+import NextApp, { type AppContext, type AppProps } from 'next/app';
 import Head from 'next/head';
 import type { Session } from 'next-auth';
 import { AppProviders } from '@/app/app-providers';
@@ -30,3 +32,9 @@ export default function App({ Component, pageProps: { session, ...pageProps } }:
     </AppProviders>
   );
 }
+
+/**
+ * Every page is rendered per request, never pre-rendered at build time: its HTML must carry the
+ * fresh nonce the Content-Security-Policy of that answer names (see `proxy.ts`).
+ */
+App.getInitialProps = (context: AppContext) => NextApp.getInitialProps(context);

@@ -1,9 +1,17 @@
 import Document, { Head, Html, Main, NextScript, type DocumentContext, type DocumentInitialProps } from 'next/document';
 import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
+import { NONCE_HEADER } from '@/lib/security/page-security-headers';
 
-/** Renders antd's styles on the server, so the first paint is already styled. */
-export default class AppDocument extends Document {
-  static override async getInitialProps(ctx: DocumentContext): Promise<DocumentInitialProps> {
+type Props = DocumentInitialProps & { nonce?: string };
+
+/**
+ * Renders antd's styles on the server, so the first paint is already styled, and puts the
+ * proxy's nonce on every script and style element, so the Content-Security-Policy lets them run.
+ */
+export default class AppDocument extends Document<Props> {
+  static override async getInitialProps(ctx: DocumentContext): Promise<Props> {
+    const header = ctx.req?.headers[NONCE_HEADER];
+    const nonce = typeof header === 'string' ? header : undefined;
     const cache = createCache();
     const renderPage = ctx.renderPage;
     ctx.renderPage = () =>
@@ -21,24 +29,26 @@ export default class AppDocument extends Document {
     const style = extractStyle(cache, true);
     return {
       ...initialProps,
+      nonce,
       styles: (
         <>
           {initialProps.styles}
-          <style data-antd-ssr dangerouslySetInnerHTML={{ __html: style }} />
+          <style data-antd-ssr nonce={nonce} dangerouslySetInnerHTML={{ __html: style }} />
         </>
       ),
     };
   }
 
   override render() {
+    const { nonce } = this.props;
     return (
       <Html lang="en">
-        <Head>
+        <Head nonce={nonce}>
           <link rel="icon" href="/logo.svg" type="image/svg+xml" />
         </Head>
         <body>
           <Main />
-          <NextScript />
+          <NextScript nonce={nonce} />
         </body>
       </Html>
     );

@@ -1,26 +1,17 @@
-/** A password's strength: zxcvbn's score from 0 (guessable) to 4 (very hard to guess). */
-export interface PasswordStrength {
-  score: 0 | 1 | 2 | 3 | 4;
-  label: string;
-}
+import type { PasswordJudgement, PasswordOwner } from '@hdp/contract/password-strength';
 
-export const STRENGTH_LABELS = ['Very weak', 'Weak', 'Fair', 'Strong', 'Very strong'] as const;
+export type { PasswordJudgement, PasswordOwner };
 
-type Estimator = (password: string, userInputs: string[]) => PasswordStrength;
+type Judge = (password: string, owner: PasswordOwner) => PasswordJudgement;
 
-let loading: Promise<Estimator> | null = null;
+let loading: Promise<Judge> | null = null;
 
 /**
- * Loads the strength estimator on first use: zxcvbn and its dictionaries weigh several hundred
- * kilobytes, so they stay out of the page's first load.
+ * Loads the password rule on first use: it is the contract's, the one the API refuses passwords
+ * with, so the meter never calls strong what the server refuses. zxcvbn and its dictionaries weigh
+ * about a megabyte, so they stay out of the page's first load.
  */
-export function loadStrengthEstimator(): Promise<Estimator> {
-  loading ??= Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common')]).then(([core, common]) => {
-    const zxcvbn = new core.ZxcvbnFactory({ dictionary: { ...common.dictionary }, graphs: common.adjacencyGraphs });
-    return (password, userInputs) => {
-      const { score } = zxcvbn.check(password, userInputs);
-      return { score, label: STRENGTH_LABELS[score] };
-    };
-  });
+export function loadPasswordJudge(): Promise<Judge> {
+  loading ??= import('@hdp/contract/password-strength').then((rule) => rule.judgePassword);
   return loading;
 }

@@ -1,21 +1,33 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CLIENT_ADDRESS_HEADER, CLIENT_ADDRESS_SIGNATURE_HEADER } from '@hdp/contract/client-address';
+import { browserAddress, clientAddressHeaders } from '../auth/client-address';
 
 /** Request headers that describe one hop and must not be forwarded. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+/** Only this server may name the browser's address: a browser's own claim is dropped. */
+const NOT_FROM_BROWSER = new Set([...HOP_BY_HOP, CLIENT_ADDRESS_HEADER, CLIENT_ADDRESS_SIGNATURE_HEADER]);
+
+export interface ForwardOptions {
+  apiBaseUrl: string;
+  /** Signs the browser's address for the API (CLIENT_ADDRESS_SECRET). */
+  clientAddressSecret?: string;
+  trustProxy?: boolean;
+}
 
 /**
  * Forwards one request to the API unchanged (method, path with its trailing slash, query,
  * headers, streamed body) and streams the answer back. The API's address is read at run time,
  * which Next.js `rewrites` cannot do (they are fixed at build time).
  */
-export function forwardToApi(req: IncomingMessage, res: ServerResponse, apiBaseUrl: string): Promise<void> {
-  const target = new URL(req.url ?? '/', apiBaseUrl);
+export function forwardToApi(req: IncomingMessage, res: ServerResponse, options: ForwardOptions): Promise<void> {
+  const target = new URL(req.url ?? '/', options.apiBaseUrl);
   const headers: http.OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
+    if (!NOT_FROM_BROWSER.has(name) && value !== undefined) headers[name] = value;
   }
+  Object.assign(headers, clientAddressHeaders(options.clientAddressSecret, browserAddress(req, options.trustProxy ?? false)));
   const remote = req.socket.remoteAddress;
   if (remote) headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${String(req.headers['x-forwarded-for'])}, ${remote}` : remote;
   if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;

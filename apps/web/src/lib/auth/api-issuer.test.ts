@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { IncomingMessage } from 'node:http';
+import { CLIENT_ADDRESS_HEADER, CLIENT_ADDRESS_SIGNATURE_HEADER, verifyClientAddress } from '@hdp/contract/client-address';
 import { apiIssuer, SignInRefused } from './api-issuer';
+import { browserAddress, stampBrowserAddress, stampedBrowserAddress } from './client-address';
 import { assertSessionSecret, MISSING_SECRET_MESSAGE, readServerEnv } from './server-env';
 
 const answer = (status: number, body: unknown = {}) => vi.fn(async () => new Response(JSON.stringify(body), { status }));
@@ -22,11 +25,40 @@ describe('the embedded issuer client', () => {
     expect(fetchImpl).toHaveBeenCalledWith('http://api.test/api/v1/auth/token/', expect.objectContaining({ method: 'POST', body: JSON.stringify({ email: 'a@example.org', password: 'pw' }) }));
   });
 
+  it("names the browser's address, signed with the shared secret, when it has one", async () => {
+    const secret = 'a-client-address-secret-of-32-characters-or-more';
+    const fetchImpl = answer(200, { id_token: 'i', refresh_token: 'r', expires_in: 600, token_type: 'Bearer' });
+    await apiIssuer('http://api.test', fetchImpl as unknown as typeof fetch, secret).issueToken('a@example.org', 'pw', '203.0.113.9');
+    const headers = (fetchImpl.mock.calls[0] as unknown as [string, RequestInit])[1].headers as Record<string, string>;
+    expect(verifyClientAddress(secret, headers[CLIENT_ADDRESS_HEADER], headers[CLIENT_ADDRESS_SIGNATURE_HEADER])).toBe('203.0.113.9');
+
+    const unsigned = answer(200, {});
+    await apiIssuer('http://api.test', unsigned as unknown as typeof fetch).issueToken('a@example.org', 'pw', '203.0.113.9');
+    expect((unsigned.mock.calls[0] as unknown as [string, RequestInit])[1].headers).not.toHaveProperty(CLIENT_ADDRESS_HEADER);
+  });
+
   it('logs out without a JSON content type on the empty body', async () => {
     const fetchImpl = vi.fn(async () => new Response(null, { status: 204 }));
     expect(await apiIssuer('http://api.test', fetchImpl as unknown as typeof fetch).logout('i')).toBe(true);
     const init = (fetchImpl.mock.calls[0] as unknown as [string, RequestInit])[1];
     expect(init.headers).toEqual({ authorization: 'Bearer i' });
+  });
+});
+
+describe("the browser's address", () => {
+  const request = (remoteAddress: string, headers: Record<string, string> = {}) =>
+    ({ socket: { remoteAddress }, headers: { ...headers } }) as unknown as IncomingMessage;
+
+  it("replaces whatever address the browser claims with the connection's", () => {
+    const req = request('::ffff:198.51.100.4', { [CLIENT_ADDRESS_HEADER]: '10.0.0.1', [CLIENT_ADDRESS_SIGNATURE_HEADER]: 'forged', 'x-forwarded-for': '10.0.0.2' });
+    stampBrowserAddress(req, false);
+    expect(stampedBrowserAddress(req.headers)).toBe('198.51.100.4');
+    expect(req.headers[CLIENT_ADDRESS_SIGNATURE_HEADER]).toBeUndefined();
+  });
+
+  it('takes the address the proxy saw, not what the browser put in front of it, under WEB_TRUST_PROXY', () => {
+    expect(browserAddress(request('10.1.1.1', { 'x-forwarded-for': '10.0.0.2, 198.51.100.5' }), true)).toBe('198.51.100.5');
+    expect(browserAddress(request('10.1.1.1', { 'x-forwarded-for': '10.0.0.2, 198.51.100.5' }), false)).toBe('10.1.1.1');
   });
 });
 

@@ -1,4 +1,5 @@
 import { ROUTES, type Me, type TokenResponse } from '@hdp/contract';
+import { clientAddressHeaders } from './client-address';
 
 /** Why the embedded issuer refused a sign-in. */
 export type SignInRefusal = 'CredentialsSignin' | 'AccountNotActive' | 'SignInThrottled' | 'IssuerUnavailable';
@@ -9,15 +10,19 @@ export class SignInRefused extends Error {
   }
 }
 
-/** Calls the API's embedded issuer from the Next.js server (never from the browser). */
-export function apiIssuer(apiInternalUrl: string, fetchImpl: typeof fetch = fetch) {
-  const post = (path: string, body: unknown, idToken?: string) =>
+/**
+ * Calls the API's embedded issuer from the Next.js server (never from the browser). With the
+ * shared secret, a sign-in names the browser's address, so the API throttles each browser apart.
+ */
+export function apiIssuer(apiInternalUrl: string, fetchImpl: typeof fetch = fetch, clientAddressSecret?: string) {
+  const post = (path: string, body: unknown, idToken?: string, extraHeaders: Record<string, string> = {}) =>
     fetchImpl(`${apiInternalUrl}${path}`, {
       method: 'POST',
       headers: {
         // Fastify refuses an empty body declared as JSON, so the header goes only with a body.
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(idToken ? { authorization: `Bearer ${idToken}` } : {}),
+        ...extraHeaders,
       },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(15_000),
@@ -25,10 +30,10 @@ export function apiIssuer(apiInternalUrl: string, fetchImpl: typeof fetch = fetc
 
   return {
     /** Exchanges email and password for tokens; throws SignInRefused with the reason. */
-    async issueToken(email: string, password: string): Promise<TokenResponse> {
+    async issueToken(email: string, password: string, browserAddress?: string): Promise<TokenResponse> {
       let response: Response;
       try {
-        response = await post(ROUTES.issueToken.path, { email, password });
+        response = await post(ROUTES.issueToken.path, { email, password }, undefined, clientAddressHeaders(clientAddressSecret, browserAddress));
       } catch {
         throw new SignInRefused('IssuerUnavailable');
       }

@@ -1,6 +1,7 @@
 import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { apiIssuer, SignInRefused } from './api-issuer';
+import { stampedBrowserAddress } from './client-address';
 import { oidcProvider, oidcRefresher } from './oidc-provider';
 import { readServerEnv, type WebServerEnv } from './server-env';
 import { refreshIfDue, sharedRefresher, toSessionTokens, type SessionTokens, type TokenRefresher } from './session-tokens';
@@ -13,7 +14,7 @@ const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
  * The next-auth configuration: the embedded issuer through a Credentials provider, a generic
  * OIDC provider when configured, JWT sessions carrying the id token, refresh-token rotation.
  */
-export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = apiIssuer(env.apiInternalUrl)): AuthOptions {
+export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = apiIssuer(env.apiInternalUrl, fetch, env.clientAddressSecret)): AuthOptions {
   const refreshers: Record<'credentials', TokenRefresher> & Partial<Record<'oidc', TokenRefresher>> = {
     credentials: sharedRefresher((refreshToken) => issuer.refresh(refreshToken)),
     ...(env.oidc ? { oidc: sharedRefresher(oidcRefresher(env.oidc)) } : {}),
@@ -22,6 +23,8 @@ export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = a
   return {
     secret: env.nextAuthSecret,
     session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
+    // Secure (and __Secure-/__Host- prefixed) cookies whenever the public address is HTTPS.
+    useSecureCookies: env.publicUrl?.startsWith('https://') ?? false,
     // pages.signIn stays unset: the built-in /api/auth/signin page is the sign-in page.
     pages: { error: '/error', signOut: '/signout' },
     theme: { colorScheme: 'light', brandColor: BRAND.primaryColor, logo: '/logo.svg', buttonText: '#ffffff' },
@@ -33,12 +36,12 @@ export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = a
           email: { label: 'Email', type: 'email', placeholder: 'name@example.org', autoComplete: 'username' },
           password: { label: 'Password', type: 'password', autoComplete: 'current-password' },
         },
-        async authorize(credentials) {
+        async authorize(credentials, req) {
           const email = credentials?.email?.trim();
           const password = credentials?.password;
           if (!email || !password) return null;
           try {
-            const tokens = await issuer.issueToken(email, password);
+            const tokens = await issuer.issueToken(email, password, stampedBrowserAddress(req?.headers));
             const me = await issuer.me(tokens.id_token);
             return { id: me.id, email: me.email, name: me.name ?? me.email, ...toSessionTokens(tokens, 'credentials', Date.now()) };
           } catch (error) {

@@ -12,6 +12,13 @@ describe('brandAuthPage', () => {
     expect(html).toMatch(/<style data-hdp-brand>[\s\S]*<\/style><\/head>/);
   });
 
+  it("puts the answer's CSP nonce on next-auth's style element and ours, and nothing odd", () => {
+    const html = brandAuthPage(PAGE, 'bm9uY2UtMTIzNDU2Nzg5MA==');
+    expect(html.match(/<style nonce="bm9uY2UtMTIzNDU2Nzg5MA==">x<\/style>/g)).toHaveLength(1);
+    expect(html).toContain('<style nonce="bm9uY2UtMTIzNDU2Nzg5MA==" data-hdp-brand>');
+    expect(brandAuthPage(PAGE, '"><script>')).not.toContain('nonce=');
+  });
+
   it('leaves JSON and already branded pages alone', () => {
     expect(brandAuthPage('{"csrfToken":"x"}')).toBe('{"csrfToken":"x"}');
     const once = brandAuthPage(PAGE);

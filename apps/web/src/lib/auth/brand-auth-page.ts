@@ -14,12 +14,14 @@ body{font-family:${FONT};background:#f5f7fa}
 
 /**
  * Brands the HTML of next-auth's built-in sign-in page: the product's name as its heading, the
- * product's font and button colours. Other bodies pass through unchanged.
+ * product's font and button colours. Its style elements (next-auth's and ours) get the answer's
+ * CSP nonce. Other bodies pass through unchanged.
  */
-export function brandAuthPage(html: string): string {
+export function brandAuthPage(html: string, nonce?: string): string {
   if (!html.startsWith('<!DOCTYPE html>') || html.includes('data-hdp-brand')) return html;
   return html
     .replace('</head>', `${AUTH_PAGE_STYLE}</head>`)
+    .replace(/<style(?=[\s>])/g, nonce && /^[\w+/=]+$/.test(nonce) ? `<style nonce="${nonce}"` : '<style')
     .replace('<title>Sign In</title>', `<title>Sign in · ${BRAND.name}</title>`)
     .replace(/(<img [^>]*class="logo"[^>]*\/?>)/, `$1<h1 class="hdp-title">Sign in to ${BRAND.name}</h1>`);
 }

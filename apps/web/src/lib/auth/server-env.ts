@@ -3,6 +3,12 @@ export interface WebServerEnv {
   /** Where the Next.js server reaches the API (never exposed to the browser). */
   apiInternalUrl: string;
   nextAuthSecret?: string;
+  /** NEXTAUTH_URL: the web app's public address. */
+  publicUrl?: string;
+  /** Shared with the API: signs the browser's address on the web server's calls (CLIENT_ADDRESS_SECRET). */
+  clientAddressSecret?: string;
+  /** Behind a reverse proxy: the browser's address is the last X-Forwarded-For entry (WEB_TRUST_PROXY). */
+  trustProxy: boolean;
   helpCentreUrl: string;
   oidc?: { issuer: string; clientId: string; clientSecret?: string; name: string; scope: string };
 }
@@ -17,6 +23,9 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env): WebServerEn
   return {
     apiInternalUrl: (env.API_INTERNAL_URL?.trim() || DEFAULT_API_INTERNAL_URL).replace(/\/+$/, ''),
     nextAuthSecret: env.NEXTAUTH_SECRET || undefined,
+    publicUrl: env.NEXTAUTH_URL?.trim() || undefined,
+    clientAddressSecret: env.CLIENT_ADDRESS_SECRET || undefined,
+    trustProxy: ['true', '1'].includes(env.WEB_TRUST_PROXY?.trim() ?? ''),
     helpCentreUrl: env.HELP_CENTRE_URL?.trim() || DEFAULT_HELP_CENTRE_URL,
     oidc:
       issuer && clientId

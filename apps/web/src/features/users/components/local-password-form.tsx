@@ -1,5 +1,6 @@
 import { Alert, Button, Form, Input } from 'antd';
 import { LIMITS } from '@hdp/contract/limits';
+import { loadPasswordJudge } from '../password-strength';
 import { PasswordStrengthMeter } from './password-strength-meter';
 
 interface Values {
@@ -7,7 +8,7 @@ interface Values {
   confirm: string;
 }
 
-/** The password a local account is created with: 12 to 128 characters, typed twice, with a strength meter. */
+/** The password a local account is created with: typed twice, judged as the API judges it, with a strength meter. */
 export default function LocalPasswordForm({
   email,
   name,
@@ -36,12 +37,20 @@ export default function LocalPasswordForm({
           { required: true, message: 'Choose a password.' },
           { min: LIMITS.passwordMinLength, message: `Use at least ${LIMITS.passwordMinLength} characters.` },
           { max: LIMITS.passwordMaxLength, message: `Use at most ${LIMITS.passwordMaxLength} characters.` },
+          {
+            // The API's own rule: a password it would refuse is not sent.
+            validator: async (_, value: string) => {
+              if (!value || value.length < LIMITS.passwordMinLength || value.length > LIMITS.passwordMaxLength) return;
+              const { problem } = (await loadPasswordJudge())(value, { email, name });
+              if (problem) throw new Error(`This password ${problem}`);
+            },
+          },
         ]}
         style={{ marginBottom: 8 }}
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
-      <PasswordStrengthMeter password={password} userInputs={[email, ...(name ? [name] : [])]} />
+      <PasswordStrengthMeter password={password} email={email} name={name} />
       <Form.Item
         name="confirm"
         label="Confirm password"

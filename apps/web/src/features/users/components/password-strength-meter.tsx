@@ -1,28 +1,30 @@
 import { useEffect, useState } from 'react';
-import { loadStrengthEstimator, type PasswordStrength } from '../password-strength';
+import { loadPasswordJudge, type PasswordJudgement } from '../password-strength';
 
-const COLOURS = ['#a8071a', '#ad4e00', '#876800', '#2b6a0f', '#135200'] as const;
+const COLOURS = ['#a8071a', '#ad4e00', '#876800', '#7c5e00', '#135200'] as const;
 
-/** How hard the password is to guess, estimated in the browser (the estimator loads on first use). */
-export function PasswordStrengthMeter({ password, userInputs }: { password: string; userInputs: string[] }) {
-  const [strength, setStrength] = useState<PasswordStrength | null>(null);
-  const inputs = userInputs.join('\n');
+/**
+ * How hard the password is to guess, judged in the browser by the same rule the API applies (it
+ * loads on first use), with the API's reason when it would be refused.
+ */
+export function PasswordStrengthMeter({ password, email, name }: { password: string; email: string; name: string | null }) {
+  const [judgement, setJudgement] = useState<PasswordJudgement | null>(null);
 
   useEffect(() => {
     if (!password) {
-      setStrength(null);
+      setJudgement(null);
       return;
     }
     let current = true;
-    void loadStrengthEstimator().then((estimate) => {
-      if (current) setStrength(estimate(password, inputs.split('\n')));
+    void loadPasswordJudge().then((judge) => {
+      if (current) setJudgement(judge(password, { email, name }));
     });
     return () => {
       current = false;
     };
-  }, [password, inputs]);
+  }, [password, email, name]);
 
-  const filled = strength ? strength.score + 1 : 0;
+  const filled = judgement ? judgement.score + 1 : 0;
   return (
     <div data-testid="password-strength" style={{ marginBottom: 16 }}>
       <div
@@ -30,16 +32,20 @@ export function PasswordStrengthMeter({ password, userInputs }: { password: stri
         aria-label="Password strength"
         aria-valuemin={0}
         aria-valuemax={4}
-        aria-valuenow={strength?.score ?? 0}
-        aria-valuetext={strength?.label ?? 'No password yet'}
+        aria-valuenow={judgement?.score ?? 0}
+        aria-valuetext={judgement?.label ?? 'No password yet'}
         style={{ display: 'flex', gap: 4 }}
       >
         {[0, 1, 2, 3, 4].map((i) => (
-          <span key={i} style={{ flex: 1, height: 6, borderRadius: 3, background: i < filled ? COLOURS[strength!.score] : '#e5e8ec' }} />
+          <span key={i} style={{ flex: 1, height: 6, borderRadius: 3, background: i < filled ? COLOURS[judgement!.score] : '#e5e8ec' }} />
         ))}
       </div>
       <div aria-live="polite" style={{ fontSize: 13, marginTop: 4, color: 'rgba(0, 0, 0, 0.72)' }}>
-        {strength ? `Strength: ${strength.label}` : ' '}
+        {judgement
+          ? judgement.acceptable
+            ? `Strength: ${judgement.label}. This password will be accepted.`
+            : `Strength: ${judgement.label}. Not accepted: the password ${judgement.problem}`
+          : ' '}
       </div>
     </div>
   );

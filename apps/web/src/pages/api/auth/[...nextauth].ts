@@ -2,7 +2,9 @@ import type { NextApiRequest, NextApiResponse } from 'next';
 import NextAuth from 'next-auth';
 import { buildAuthOptions } from '@/lib/auth/auth-options';
 import { brandAuthPage } from '@/lib/auth/brand-auth-page';
-import { assertSessionSecret } from '@/lib/auth/server-env';
+import { stampBrowserAddress } from '@/lib/auth/client-address';
+import { assertSessionSecret, readServerEnv } from '@/lib/auth/server-env';
+import { NONCE_HEADER } from '@/lib/security/page-security-headers';
 
 let handler: ((req: NextApiRequest, res: NextApiResponse) => unknown) | undefined;
 
@@ -10,10 +12,13 @@ let handler: ((req: NextApiRequest, res: NextApiResponse) => unknown) | undefine
 export default function auth(req: NextApiRequest, res: NextApiResponse) {
   if (!handler) assertSessionSecret();
   const ready = (handler ??= NextAuth(buildAuthOptions()));
+  // The credentials provider passes this address on, so the API throttles each browser apart.
+  stampBrowserAddress(req, readServerEnv().trustProxy);
   if (req.method === 'GET' && req.url?.split('?')[0]?.endsWith('/signin')) {
     // The built-in sign-in page is kept (pages.signIn unset) and dressed as the product.
     const send = res.send.bind(res);
-    res.send = (body: unknown) => send(typeof body === 'string' ? brandAuthPage(body) : body);
+    const nonce = req.headers[NONCE_HEADER];
+    res.send = (body: unknown) => send(typeof body === 'string' ? brandAuthPage(body, typeof nonce === 'string' ? nonce : undefined) : body);
   }
   return ready(req, res);
 }

@@ -7,5 +7,6 @@ export const config = { api: { bodyParser: false, externalResolver: true, respon
 
 /** Same-origin `/api/v1/*` for the browser, forwarded to the API at API_INTERNAL_URL. */
 export default function apiForwarder(req: NextApiRequest, res: NextApiResponse): Promise<void> {
-  return forwardToApi(req, res, readServerEnv().apiInternalUrl);
+  const { apiInternalUrl, clientAddressSecret, trustProxy } = readServerEnv();
+  return forwardToApi(req, res, { apiBaseUrl: apiInternalUrl, clientAddressSecret, trustProxy });
 }
