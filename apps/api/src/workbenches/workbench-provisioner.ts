@@ -11,7 +11,7 @@ import type { FileStore } from '../storage/file-store';
 import { dataDictionaryCsv, RELEASED_CDM_TABLES, releaseSelect } from '../warehouse/cohort-export';
 import { WarehouseTimeoutError, type WarehouseEngine } from '../warehouse/warehouse-engine';
 import { workbenchRepository } from './workbench-repository';
-import { releasedCohortKey } from './workbench-storage';
+import { releasedCohortKey, workbenchKey } from './workbench-storage';
 
 export const PROVISION_JOB = 'workbench-provision';
 /** A release is tried this many times (a stopped server, a passing error) before it is FAILED. */
@@ -151,8 +151,8 @@ export function provisionHandler(deps: { warehouse: WarehouseEngine; store: File
             details: { kind: 'cohort', cohort_id: cohort.id, version: version.version, person_count: version.personCount, row_counts: counts, directory: `released/cohorts/${release.directory}` },
           });
         });
-        // Taken out while its files were being written: they go too.
-        if (gone) await store.remove(key);
+        // Taken out while its files were being written: they go too (with the whole folder if the workbench was deleted).
+        if (gone) await store.remove((await workbenchRepository.findById(db, release.workbenchId)) ? key : workbenchKey(release.workbenchId));
       } catch (error) {
         if (staged) await store.discard(staged).catch(() => undefined);
         if (error instanceof ReleaseRefused) {
