@@ -159,9 +159,10 @@ describe('creating a workbench', () => {
     const archived = await publishedCohort('Archived soon', MEN);
     expect((await t.request({ method: 'PATCH', url: `/api/v1/cohorts/${archived}/`, token: stella.token, payload: { status: 'ARCHIVED' } })).statusCode).toBe(200);
     const bobsDocument = await t.request({ method: 'POST', url: '/api/v1/documents/', token: bob.token, ...multipartFile('file', 'b.txt', 'text/plain', Buffer.from('b')) });
+    const bobsDraft = await publishCohort(t, bob, null, "Bob's draft", MEN);
     const response = await create(rita, {
       name: 'Partly refused',
-      cohorts: [{ id: archived }],
+      cohorts: [{ id: archived }, { id: bobsDraft }],
       documents: [bobsDocument.json().id],
       users: [{ id: audrey.user.id, role: 'READER' }, { id: otto.user.id, role: 'WRITER' }],
     });
@@ -170,9 +171,11 @@ describe('creating a workbench', () => {
     expect(body.refused).toEqual([
       { kind: 'user', id: audrey.user.id, reason: 'audrey@example.org holds no data role (researcher, data steward or administrator)' },
       { kind: 'cohort', id: archived, reason: 'cohort "Archived soon" is archived, not published' },
+      // Somebody else's draft is not named.
+      { kind: 'cohort', id: bobsDraft, reason: 'no published cohort has this id' },
       { kind: 'document', id: bobsDocument.json().id, reason: expect.stringMatching(/not one of your documents/) },
     ]);
-    expect(body.detail).toMatch(/3 parts were not applied/);
+    expect(body.detail).toMatch(/4 parts were not applied/);
     expect(body.workbench.members.map((m) => m.email)).toEqual(['otto@example.org', 'rita@example.org']);
     expect(body.workbench.cohorts).toEqual([]);
     await call(rita, 'DELETE', `/workbenches/${body.workbench.id}/`);

@@ -10,8 +10,8 @@ export type Account = { token: string; user: { id: string; email: string } };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A cohort made by `author` from a run of `query`, published by `steward`; answers its id. */
-export async function publishedCohort(t: TestApp, author: Account, steward: Account, name: string, query: unknown): Promise<string> {
+/** A cohort made by `author` from a run of `query`, published by `steward` (left a draft without one); answers its id. */
+export async function publishedCohort(t: TestApp, author: Account, steward: Account | null, name: string, query: unknown): Promise<string> {
   const saved = await t.request({ method: 'POST', url: '/api/v1/queries/', token: author.token, payload: { name, query: query as object } });
   const started = await t.request({ method: 'POST', url: `/api/v1/queries/${saved.json().id}/executions/`, token: author.token });
   let execution: QueryExecution | undefined;
@@ -21,6 +21,7 @@ export async function publishedCohort(t: TestApp, author: Account, steward: Acco
   }
   const cohort = await t.request({ method: 'POST', url: '/api/v1/cohorts/', token: author.token, payload: { name, tags: ['test'], executionId: execution!.id } });
   expect(cohort.statusCode, cohort.body).toBe(201);
+  if (!steward) return cohort.json().id;
   const published = await t.request({ method: 'PATCH', url: `/api/v1/cohorts/${cohort.json().id}/`, token: steward.token, payload: { status: 'PUBLISHED' } });
   expect(published.statusCode, published.body).toBe(200);
   return cohort.json().id;
