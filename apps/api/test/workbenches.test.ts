@@ -229,6 +229,28 @@ describe('who sees what', () => {
     expect(denials.map((d) => d.actor_email)).toEqual(['bob@example.org', 'stella@example.org']);
   });
 
+  it('answers every read route by role and membership: members and ADMIN 200, other data users 404, AUDITOR 403', async () => {
+    const withSteward = await create(stella, { name: 'A steward owns it', users: [{ id: otto.user.id, role: 'READER' }] });
+    expect(withSteward.statusCode, withSteward.body).toBe(201);
+    const stewardsId = withSteward.json().id as string;
+    const routes = ['/', '/zones/', '/zone/australia-southeast1-a/machine-types/', '/zone/australia-southeast1-a/accelerator-types/', '/environments/'];
+    const expected: [Account | string, number][] = [
+      [adminToken, 200],
+      [stella, 200],
+      [otto, 200],
+      [bob, 404],
+      [rita, 404],
+      [audrey, 403],
+    ];
+    for (const route of routes) {
+      for (const [account, status] of expected) {
+        const response = await call(account, 'GET', `/workbenches/${stewardsId}${route}`);
+        expect(response.statusCode, `${route} ${typeof account === 'string' ? 'admin' : account.user.email}`).toBe(status);
+      }
+    }
+    expect((await call(stella, 'DELETE', `/workbenches/${stewardsId}/`)).statusCode).toBe(204);
+  });
+
   it('serves the compute catalogue to members only', async () => {
     const zones = (await call(otto, 'GET', `/workbenches/${id}/zones/`)).json();
     expect(zones.zones.map((z: { name: string }) => z.name)).toEqual(['australia-southeast1-a', 'australia-southeast1-b', 'australia-southeast1-c']);
