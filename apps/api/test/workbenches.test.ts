@@ -355,7 +355,7 @@ describe('editing a workbench', () => {
     expect(body.workbench.queries.map((q) => q.source_query_id)).toEqual([queryId]);
     expect(body.workbench.members.map((m) => m.email)).not.toContain('dora@example.org');
     current = await waitReady(rita, body.workbench.id);
-    expect(current.cohorts[0]!.state).toBe('READY');
+    expect(current.cohorts[0]!.state, current.cohorts[0]!.error ?? '').toBe('READY');
   });
 
   it('removes the files of data taken out, and re-pins nothing it was not asked to', async () => {
