@@ -89,8 +89,16 @@ describe('provisioning survives a server killed mid-job', () => {
     const staging = path.join(dataDir, 'workbenches', '.staging');
 
     // Kill the server as soon as the files are being written.
+    // Staging is made by the first write, and its folders come and go: a missing one is an empty one.
+    const list = (dir: string) => {
+      try {
+        return fs.readdirSync(dir);
+      } catch {
+        return [];
+      }
+    };
     for (let i = 0; ; i++) {
-      const partial = fs.readdirSync(staging).flatMap((dir) => fs.readdirSync(path.join(staging, dir)));
+      const partial = list(staging).flatMap((dir) => list(path.join(staging, dir)));
       if (partial.length > 0) break;
       if (i > 2000) throw new Error('provisioning never started');
       await sleep(5);

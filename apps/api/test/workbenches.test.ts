@@ -159,9 +159,10 @@ describe('creating a workbench', () => {
     const archived = await publishedCohort('Archived soon', MEN);
     expect((await t.request({ method: 'PATCH', url: `/api/v1/cohorts/${archived}/`, token: stella.token, payload: { status: 'ARCHIVED' } })).statusCode).toBe(200);
     const bobsDocument = await t.request({ method: 'POST', url: '/api/v1/documents/', token: bob.token, ...multipartFile('file', 'b.txt', 'text/plain', Buffer.from('b')) });
+    const bobsDraft = await publishCohort(t, bob, null, "Bob's draft", MEN);
     const response = await create(rita, {
       name: 'Partly refused',
-      cohorts: [{ id: archived }],
+      cohorts: [{ id: archived }, { id: bobsDraft }],
       documents: [bobsDocument.json().id],
       users: [{ id: audrey.user.id, role: 'READER' }, { id: otto.user.id, role: 'WRITER' }],
     });
@@ -170,9 +171,11 @@ describe('creating a workbench', () => {
     expect(body.refused).toEqual([
       { kind: 'user', id: audrey.user.id, reason: 'audrey@example.org holds no data role (researcher, data steward or administrator)' },
       { kind: 'cohort', id: archived, reason: 'cohort "Archived soon" is archived, not published' },
+      // Somebody else's draft is not named.
+      { kind: 'cohort', id: bobsDraft, reason: 'no published cohort has this id' },
       { kind: 'document', id: bobsDocument.json().id, reason: expect.stringMatching(/not one of your documents/) },
     ]);
-    expect(body.detail).toMatch(/3 parts were not applied/);
+    expect(body.detail).toMatch(/4 parts were not applied/);
     expect(body.workbench.members.map((m) => m.email)).toEqual(['otto@example.org', 'rita@example.org']);
     expect(body.workbench.cohorts).toEqual([]);
     await call(rita, 'DELETE', `/workbenches/${body.workbench.id}/`);
@@ -224,6 +227,28 @@ describe('who sees what', () => {
     expect((await call(rita, 'GET', '/workbenches/nope/')).json().detail).toMatch(/^path\.workbenchId/);
     const denials = (await auditOf(id)).filter((a) => a.event_type === 'ACCESS_DENIED');
     expect(denials.map((d) => d.actor_email)).toEqual(['bob@example.org', 'stella@example.org']);
+  });
+
+  it('answers every read route by role and membership: members and ADMIN 200, other data users 404, AUDITOR 403', async () => {
+    const withSteward = await create(stella, { name: 'A steward owns it', users: [{ id: otto.user.id, role: 'READER' }] });
+    expect(withSteward.statusCode, withSteward.body).toBe(201);
+    const stewardsId = withSteward.json().id as string;
+    const routes = ['/', '/zones/', '/zone/australia-southeast1-a/machine-types/', '/zone/australia-southeast1-a/accelerator-types/', '/environments/'];
+    const expected: [Account | string, number][] = [
+      [adminToken, 200],
+      [stella, 200],
+      [otto, 200],
+      [bob, 404],
+      [rita, 404],
+      [audrey, 403],
+    ];
+    for (const route of routes) {
+      for (const [account, status] of expected) {
+        const response = await call(account, 'GET', `/workbenches/${stewardsId}${route}`);
+        expect(response.statusCode, `${route} ${typeof account === 'string' ? 'admin' : account.user.email}`).toBe(status);
+      }
+    }
+    expect((await call(stella, 'DELETE', `/workbenches/${stewardsId}/`)).statusCode).toBe(204);
   });
 
   it('serves the compute catalogue to members only', async () => {
@@ -330,7 +355,7 @@ describe('editing a workbench', () => {
     expect(body.workbench.queries.map((q) => q.source_query_id)).toEqual([queryId]);
     expect(body.workbench.members.map((m) => m.email)).not.toContain('dora@example.org');
     current = await waitReady(rita, body.workbench.id);
-    expect(current.cohorts[0]!.state).toBe('READY');
+    expect(current.cohorts[0]!.state, current.cohorts[0]!.error ?? '').toBe('READY');
   });
 
   it('removes the files of data taken out, and re-pins nothing it was not asked to', async () => {

@@ -11,7 +11,7 @@ import type { FileStore } from '../storage/file-store';
 import { dataDictionaryCsv, RELEASED_CDM_TABLES, releaseSelect } from '../warehouse/cohort-export';
 import { WarehouseTimeoutError, type WarehouseEngine } from '../warehouse/warehouse-engine';
 import { workbenchRepository } from './workbench-repository';
-import { releasedCohortKey } from './workbench-storage';
+import { releasedCohortKey, workbenchKey } from './workbench-storage';
 
 export const PROVISION_JOB = 'workbench-provision';
 /** A release is tried this many times (a stopped server, a passing error) before it is FAILED. */
@@ -26,6 +26,13 @@ export interface ProvisionPayload {
 }
 
 const EXPORTS_AT_ONCE = 2;
+/** The released tables by their usual size in OMOP data, largest first. */
+const TYPICAL_SIZE_ORDER = ['measurement', 'drug_exposure', 'condition_occurrence', 'visit_occurrence', 'observation', 'procedure_occurrence'];
+const LARGEST_FIRST = [...RELEASED_CDM_TABLES].sort((a, b) => rank(a.name) - rank(b.name));
+function rank(table: string): number {
+  const i = TYPICAL_SIZE_ORDER.indexOf(table);
+  return i < 0 ? TYPICAL_SIZE_ORDER.length : i;
+}
 
 /** Runs `work` on every item, at most `limit` at a time; the first failure rejects (after the others settle). */
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -115,8 +122,9 @@ export function provisionHandler(deps: { warehouse: WarehouseEngine; store: File
         const steps = RELEASED_CDM_TABLES.length + 1;
         let done = 0;
         const into = staged;
-        // Two tables at a time: one is exported while the one before it is compressed.
-        await eachLimited(RELEASED_CDM_TABLES, EXPORTS_AT_ONCE, async (table) => {
+        // Two tables at a time (one is exported while another is compressed), the largest first so that
+        // no big table is left to run alone at the end.
+        await eachLimited(LARGEST_FIRST, EXPORTS_AT_ONCE, async (table) => {
           const select = releaseSelect(state.schema, table, version.id);
           counts[table.name as ReleasedTable] = await warehouse.exportCsvGzip(select, path.join(into, `${table.name}.csv.gz`), { timeoutMs: config.queryTimeoutMs * 10 });
           const fraction = ++done / steps;
@@ -151,8 +159,8 @@ export function provisionHandler(deps: { warehouse: WarehouseEngine; store: File
             details: { kind: 'cohort', cohort_id: cohort.id, version: version.version, person_count: version.personCount, row_counts: counts, directory: `released/cohorts/${release.directory}` },
           });
         });
-        // Taken out while its files were being written: they go too.
-        if (gone) await store.remove(key);
+        // Taken out while its files were being written: they go too (with the whole folder if the workbench was deleted).
+        if (gone) await store.remove((await workbenchRepository.findById(db, release.workbenchId)) ? key : workbenchKey(release.workbenchId));
       } catch (error) {
         if (staged) await store.discard(staged).catch(() => undefined);
         if (error instanceof ReleaseRefused) {

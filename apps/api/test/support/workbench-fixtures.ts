@@ -10,17 +10,19 @@ export type Account = { token: string; user: { id: string; email: string } };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A cohort made by `author` from a run of `query`, published by `steward`; answers its id. */
-export async function publishedCohort(t: TestApp, author: Account, steward: Account, name: string, query: unknown): Promise<string> {
+/** A cohort made by `author` from a run of `query`, published by `steward` (left a draft without one); answers its id. */
+export async function publishedCohort(t: TestApp, author: Account, steward: Account | null, name: string, query: unknown): Promise<string> {
   const saved = await t.request({ method: 'POST', url: '/api/v1/queries/', token: author.token, payload: { name, query: query as object } });
   const started = await t.request({ method: 'POST', url: `/api/v1/queries/${saved.json().id}/executions/`, token: author.token });
   let execution: QueryExecution | undefined;
-  for (let i = 0; i < 800 && execution?.status !== 'SUCCEEDED'; i++) {
+  for (let i = 0; i < 800 && execution?.status !== 'SUCCEEDED' && execution?.status !== 'FAILED'; i++) {
     await sleep(25);
     execution = (await t.request({ method: 'GET', url: `/api/v1/queries/${saved.json().id}/executions/${started.json().id}/`, token: author.token })).json();
   }
+  expect(execution?.status, execution?.error ?? 'the run did not finish').toBe('SUCCEEDED');
   const cohort = await t.request({ method: 'POST', url: '/api/v1/cohorts/', token: author.token, payload: { name, tags: ['test'], executionId: execution!.id } });
   expect(cohort.statusCode, cohort.body).toBe(201);
+  if (!steward) return cohort.json().id;
   const published = await t.request({ method: 'PATCH', url: `/api/v1/cohorts/${cohort.json().id}/`, token: steward.token, payload: { status: 'PUBLISHED' } });
   expect(published.statusCode, published.body).toBe(200);
   return cohort.json().id;
