@@ -58,6 +58,7 @@ const EnvSchema = z.object({
   QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(LIMITS.defaultQueryTimeoutMs),
   QUERY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   WORKBENCH_CATALOGUE_FILE: z.string().optional(),
+  JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   DEMO_PERSONS: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
   DEMO_SEED: z.coerce.number().int().min(0).default(20_240_501),
 });
@@ -111,6 +112,8 @@ export interface Config {
   queryWorkers: number;
   /** Persons of the demo dataset generated on first start when the warehouse is empty (0: none). */
   demo: { persons: number; seed: number };
+  /** How long a claimed job stays held without a heartbeat before another process may take it over. */
+  jobLeaseMs: number;
   workbenches: {
     /** Where workbench files live (`<id>/released/...`, `<id>/notebooks/...`). */
     dir: string;
@@ -176,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     queryWorkers: e.QUERY_WORKERS,
     demo: { persons: e.DEMO_PERSONS, seed: e.DEMO_SEED },
+    jobLeaseMs: e.JOB_LEASE_MS,
     workbenches: {
       dir: path.join(path.resolve(e.DATA_DIR), 'workbenches'),
       catalogueFile: e.WORKBENCH_CATALOGUE_FILE ? path.resolve(e.WORKBENCH_CATALOGUE_FILE) : DEFAULT_CATALOGUE_FILE,

@@ -68,8 +68,8 @@ export async function openServices(
         ? unavailableWarehouse
         : await openWarehouse({ warehouseUrl: config.warehouseUrl, dataDir: config.dataDir, inMemory: options.inMemory });
     const workbenchStore = new LocalFileStore(config.workbenches.dir);
-    await workbenchStore.prepare();
-    const jobs = new JobWorker({ db: database.db, singleOwner: database.kind === 'pglite' }, [
+    await workbenchStore.prepare({ shared: !embedded });
+    const jobs = new JobWorker({ db: database.db, singleOwner: database.kind === 'pglite', leaseMs: config.jobLeaseMs }, [
       queryRunHandler({ warehouse, config }),
       provisionHandler({ warehouse, store: workbenchStore, config }),
     ]);

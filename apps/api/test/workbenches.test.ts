@@ -4,15 +4,15 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELEASED_TABLES, type QueryExecution, type Workbench, type WorkbenchList, type WorkbenchSubmittedWithErrors } from '@hdp/contract';
+import { type Workbench, type WorkbenchList, type WorkbenchSubmittedWithErrors } from '@hdp/contract';
 import { notebookRepository } from '../src/notebooks/notebook-repository';
 import { loadWarehouse } from '../src/warehouse/warehouse-loader';
 import { multipartFile } from './support/multipart';
+import { expectReleasedRowsMatch, provisioned, publishedCohort as publishCohort, type Account } from './support/workbench-fixtures';
 import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
 let dataDir: string;
-type Account = { token: string; user: { id: string; email: string } };
 let rita: Account; // researcher: creates the workbench (OWNER)
 let otto: Account; // researcher: a READER member
 let wendy: Account; // researcher: a WRITER member
@@ -35,29 +35,8 @@ const rowsOf = async (query: ReturnType<typeof sql>) =>
 const call = (account: Account | string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
   t.request({ method, url: `/api/v1${url}`, token: typeof account === 'string' ? account : account.token, ...(payload !== undefined && { payload: payload as object }) });
 
-async function publishedCohort(name: string, query: unknown): Promise<string> {
-  const saved = await call(rita, 'POST', '/queries/', { name, query });
-  const started = await call(rita, 'POST', `/queries/${saved.json().id}/executions/`);
-  let execution: QueryExecution | undefined;
-  for (let i = 0; i < 400 && execution?.status !== 'SUCCEEDED'; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    execution = (await call(rita, 'GET', `/queries/${saved.json().id}/executions/${started.json().id}/`)).json();
-  }
-  const cohort = await call(rita, 'POST', '/cohorts/', { name, tags: ['test'], executionId: execution!.id });
-  expect(cohort.statusCode, cohort.body).toBe(201);
-  const published = await t.request({ method: 'PATCH', url: `/api/v1/cohorts/${cohort.json().id}/`, token: stella.token, payload: { status: 'PUBLISHED' } });
-  expect(published.statusCode, published.body).toBe(200);
-  return cohort.json().id;
-}
-
-async function waitReady(account: Account, id: string): Promise<Workbench> {
-  for (let i = 0; i < 600; i++) {
-    const workbench = (await call(account, 'GET', `/workbenches/${id}/`)).json() as Workbench;
-    if (workbench.state !== 'PROVISIONING') return workbench;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('provisioning did not finish');
-}
+const publishedCohort = (name: string, query: unknown) => publishCohort(t, rita, stella, name, query);
+const waitReady = (account: Account, id: string) => provisioned(t, account, id);
 
 const create = (account: Account, body: Record<string, unknown>) => call(account, 'POST', '/workbenches/', { purpose: PURPOSE, ...body });
 const auditOf = (id: string) =>
@@ -130,22 +109,9 @@ describe('creating a workbench', () => {
   it("writes exactly the cohort's persons' rows, table by table, with concept names, a dictionary and a README", async () => {
     const ready = await waitReady(rita, workbench.id);
     const release = ready.cohorts[0]!;
-    expect(release).toMatchObject({ state: 'READY', progress: 1, error: null });
     expect(ready.state).toBe('READY');
     const folder = released(workbench.id, 'released', 'cohorts', 'women-of-the-sample-v1');
-    expect(fs.readdirSync(folder).sort()).toEqual([...RELEASED_TABLES.map((table) => `${table}.csv.gz`), 'README.txt', 'data_dictionary.csv'].sort());
-    const schema = t.services.warehouse.state!.schema;
-    const [version] = await rowsOf(sql`select id from cohort_versions where cohort_id = ${cohortId} and version = 1`);
-    for (const table of RELEASED_TABLES) {
-      const [expected] = await t.services.warehouse.query(
-        `SELECT COUNT(*) AS n FROM "${schema}"."${table}" WHERE person_id IN (SELECT person_id FROM hdp_cohorts.cohort_person WHERE cohort_version_id = $1)`,
-        [version!.id],
-      );
-      const lines = gunzipSync(fs.readFileSync(path.join(folder, `${table}.csv.gz`))).toString('utf8').trimEnd().split('\n');
-      expect(lines.length - 1, table).toBe(Number(expected!.n));
-      expect(release.row_counts![table], table).toBe(Number(expected!.n));
-    }
-    expect(release.row_counts!.person).toBe(release.person_count);
+    await expectReleasedRowsMatch(t, folder, ready, cohortId);
     const person = gunzipSync(fs.readFileSync(path.join(folder, 'person.csv.gz'))).toString('utf8').split('\n');
     expect(person[0]).toMatch(/^person_id,gender_concept_id,gender_concept_name,/);
     expect(person[1]).toMatch(/^\d+,8532,FEMALE,/);
@@ -193,9 +159,10 @@ describe('creating a workbench', () => {
     const archived = await publishedCohort('Archived soon', MEN);
     expect((await t.request({ method: 'PATCH', url: `/api/v1/cohorts/${archived}/`, token: stella.token, payload: { status: 'ARCHIVED' } })).statusCode).toBe(200);
     const bobsDocument = await t.request({ method: 'POST', url: '/api/v1/documents/', token: bob.token, ...multipartFile('file', 'b.txt', 'text/plain', Buffer.from('b')) });
+    const bobsDraft = await publishCohort(t, bob, null, "Bob's draft", MEN);
     const response = await create(rita, {
       name: 'Partly refused',
-      cohorts: [{ id: archived }],
+      cohorts: [{ id: archived }, { id: bobsDraft }],
       documents: [bobsDocument.json().id],
       users: [{ id: audrey.user.id, role: 'READER' }, { id: otto.user.id, role: 'WRITER' }],
     });
@@ -204,9 +171,11 @@ describe('creating a workbench', () => {
     expect(body.refused).toEqual([
       { kind: 'user', id: audrey.user.id, reason: 'audrey@example.org holds no data role (researcher, data steward or administrator)' },
       { kind: 'cohort', id: archived, reason: 'cohort "Archived soon" is archived, not published' },
+      // Somebody else's draft is not named.
+      { kind: 'cohort', id: bobsDraft, reason: 'no published cohort has this id' },
       { kind: 'document', id: bobsDocument.json().id, reason: expect.stringMatching(/not one of your documents/) },
     ]);
-    expect(body.detail).toMatch(/3 parts were not applied/);
+    expect(body.detail).toMatch(/4 parts were not applied/);
     expect(body.workbench.members.map((m) => m.email)).toEqual(['otto@example.org', 'rita@example.org']);
     expect(body.workbench.cohorts).toEqual([]);
     await call(rita, 'DELETE', `/workbenches/${body.workbench.id}/`);
@@ -258,6 +227,28 @@ describe('who sees what', () => {
     expect((await call(rita, 'GET', '/workbenches/nope/')).json().detail).toMatch(/^path\.workbenchId/);
     const denials = (await auditOf(id)).filter((a) => a.event_type === 'ACCESS_DENIED');
     expect(denials.map((d) => d.actor_email)).toEqual(['bob@example.org', 'stella@example.org']);
+  });
+
+  it('answers every read route by role and membership: members and ADMIN 200, other data users 404, AUDITOR 403', async () => {
+    const withSteward = await create(stella, { name: 'A steward owns it', users: [{ id: otto.user.id, role: 'READER' }] });
+    expect(withSteward.statusCode, withSteward.body).toBe(201);
+    const stewardsId = withSteward.json().id as string;
+    const routes = ['/', '/zones/', '/zone/australia-southeast1-a/machine-types/', '/zone/australia-southeast1-a/accelerator-types/', '/environments/'];
+    const expected: [Account | string, number][] = [
+      [adminToken, 200],
+      [stella, 200],
+      [otto, 200],
+      [bob, 404],
+      [rita, 404],
+      [audrey, 403],
+    ];
+    for (const route of routes) {
+      for (const [account, status] of expected) {
+        const response = await call(account, 'GET', `/workbenches/${stewardsId}${route}`);
+        expect(response.statusCode, `${route} ${typeof account === 'string' ? 'admin' : account.user.email}`).toBe(status);
+      }
+    }
+    expect((await call(stella, 'DELETE', `/workbenches/${stewardsId}/`)).statusCode).toBe(204);
   });
 
   it('serves the compute catalogue to members only', async () => {

@@ -1,8 +1,9 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { LocalFileStore } from '../storage/file-store';
 
 /**
  * Where document bytes live. An upload is first spooled to a local temporary file (so it can be
@@ -53,35 +54,40 @@ export class UploadSpool {
   }
 }
 
-/** Documents on local disk under DATA_DIR/documents (the embedded default). */
+/**
+ * Documents on local disk under DATA_DIR/documents (the embedded default): the platform's local
+ * file store (the one workbench files use too), with uploads spooled beside it.
+ */
 export class LocalDocumentStore implements DocumentStore {
   private readonly spool: UploadSpool;
+  private readonly files: LocalFileStore;
 
-  constructor(private readonly root: string) {
+  constructor(root: string) {
     this.spool = new UploadSpool(path.join(root, '.incoming'));
+    this.files = new LocalFileStore(root);
   }
 
-  prepare = () => this.spool.prepare();
+  async prepare(): Promise<void> {
+    await this.files.prepare();
+    await this.spool.prepare();
+  }
+
   receive = (key: string, source: Readable, through: Transform) => this.spool.receive(key, source, through);
   discard = (temporary: string) => this.spool.discard(temporary);
 
   async commit(temporary: string, key: string): Promise<void> {
+    assertStorageKey(key);
     // A rename within one file system: the document appears whole or not at all.
-    await fs.rename(temporary, this.pathOf(key));
+    await this.files.publish(temporary, key);
   }
 
   async open(key: string): Promise<Readable> {
-    const stream = createReadStream(this.pathOf(key));
-    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
-    return stream;
+    assertStorageKey(key);
+    return this.files.open(key);
   }
 
   async remove(key: string): Promise<void> {
-    await fs.rm(this.pathOf(key), { force: true });
-  }
-
-  private pathOf(key: string): string {
     assertStorageKey(key);
-    return path.join(this.root, key);
+    await this.files.remove(key);
   }
 }

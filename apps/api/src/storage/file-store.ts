@@ -13,8 +13,8 @@ import { pipeline } from 'node:stream/promises';
  * locally and uploading on publish.
  */
 export interface FileStore {
-  /** Creates the store and removes what interrupted writes left in staging. */
-  prepare(): Promise<void>;
+  /** Creates the store and removes what interrupted writes left in staging (made again when needed). */
+  prepare(options?: { shared?: boolean }): Promise<void>;
   /** A fresh private directory on local disk to build files in before they are published. */
   stagingDir(): Promise<string>;
   /** Moves a staged file or directory into place at `key`, replacing what was there. */
@@ -48,10 +48,19 @@ export class LocalFileStore implements FileStore {
     this.staging = path.join(root, '.staging');
   }
 
-  async prepare(): Promise<void> {
+  /**
+   * `shared`: other processes (on a shared PostgreSQL) may be writing into staging now, so only what
+   * has not been touched for a day is taken for the leftover of a crash.
+   */
+  async prepare(options: { shared?: boolean } = {}): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
-    await fs.rm(this.staging, { recursive: true, force: true });
-    await fs.mkdir(this.staging, { recursive: true, mode: 0o700 });
+    if (!options.shared) return fs.rm(this.staging, { recursive: true, force: true });
+    const cutoff = Date.now() - 24 * 3600_000;
+    for (const name of await fs.readdir(this.staging).catch(() => [])) {
+      const entry = path.join(this.staging, name);
+      const { mtimeMs } = await fs.stat(entry);
+      if (mtimeMs < cutoff) await fs.rm(entry, { recursive: true, force: true });
+    }
   }
 
   async stagingDir(): Promise<string> {
@@ -64,16 +73,13 @@ export class LocalFileStore implements FileStore {
     const target = this.localPath(key);
     await fs.mkdir(path.dirname(target), { recursive: true });
     // rename() replaces a file atomically but not a non-empty directory: move the old one aside first.
+    const existing = await fs.lstat(target).catch(() => undefined);
+    if (!existing?.isDirectory()) return fs.rename(staged, target);
+    await fs.mkdir(this.staging, { recursive: true, mode: 0o700 });
     const old = path.join(this.staging, `replaced-${randomUUID()}`);
-    const replaced = await fs.rename(target, old).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return false;
-        throw error;
-      },
-    );
+    await fs.rename(target, old);
     await fs.rename(staged, target);
-    if (replaced) await fs.rm(old, { recursive: true, force: true });
+    await fs.rm(old, { recursive: true, force: true });
   }
 
   async write(key: string, source: Readable): Promise<number> {

@@ -1,3 +1,7 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { CDM_TABLES, createTableSql } from './omop-cdm';
 import {
@@ -82,9 +86,18 @@ export class DuckDbWarehouse implements WarehouseEngine {
   }
 
   async exportCsvGzip(select: string, target: string, options: { timeoutMs?: number } = {}): Promise<number> {
-    // COPY takes no parameters: the path is quoted here, the SELECT is built from the catalogue only.
-    const [row] = await this.query(`COPY (${select}) TO '${target.replaceAll("'", "''")}' (FORMAT CSV, HEADER, COMPRESSION gzip)`, [], options);
-    return Number(row?.Count ?? 0);
+    // DuckDB's own gzip writer runs at the default level on one thread and took three times as long
+    // as the export itself; plain CSV compressed by zlib at level 1 (in libuv's pool, beside the next
+    // export) is about that much faster for files a quarter larger.
+    const plain = `${target}.plain`;
+    try {
+      // COPY takes no parameters: the path is quoted here, the SELECT is built from the catalogue only.
+      const [row] = await this.query(`COPY (${select}) TO '${plain.replaceAll("'", "''")}' (FORMAT CSV, HEADER)`, [], options);
+      await pipeline(createReadStream(plain), createGzip({ level: 1 }), createWriteStream(target, { flags: 'wx', mode: 0o640 }));
+      return Number(row?.Count ?? 0);
+    } finally {
+      await rm(plain, { force: true });
+    }
   }
 
   async describe(): Promise<TableDescription[]> {

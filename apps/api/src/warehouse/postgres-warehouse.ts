@@ -97,7 +97,7 @@ export class PostgresWarehouse implements WarehouseEngine {
       await client.query('BEGIN READ ONLY');
       if (options.timeoutMs) await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
       const stream = client.query(copyTo(`COPY (${select}) TO STDOUT WITH (FORMAT csv, HEADER true)`));
-      await pipeline(stream, createGzip({ level: 6 }), createWriteStream(target, { flags: 'wx', mode: 0o640 }));
+      await pipeline(stream, createGzip({ level: 1 }), createWriteStream(target, { flags: 'wx', mode: 0o640 }));
       await client.query('COMMIT');
       return stream.rowCount;
     } catch (error) {

@@ -11,6 +11,7 @@ import {
 import type { AppServices } from '../app-services';
 import { appendAuditEntry, recordAuditEvent, type AuditContext, type AuditEvent } from '../audit/audit-trail';
 import { cohortRepository } from '../cohorts/cohort-repository';
+import { canSeeCohort } from '../cohorts/cohort-rules';
 import type { DbOrTx } from '../db/database';
 import { documentRepository } from '../documents/document-repository';
 import { badRequest, conflict, forbidden, notFound } from '../http/api-error';
@@ -166,7 +167,9 @@ async function applyData(
       keepCohorts.add(pick.id);
       continue;
     }
-    const cohort = await cohortRepository.findById(tx, pick.id);
+    const found = await cohortRepository.findById(tx, pick.id);
+    // A cohort the actor may not see (somebody else's draft) is not named in the refusal.
+    const cohort = found && canSeeCohort(actor, found) ? found : undefined;
     if (!cohort || cohort.status !== 'PUBLISHED') {
       refused.push({ kind: 'cohort', id: pick.id, reason: cohort ? `cohort "${cohort.name}" is ${cohort.status.toLowerCase()}, not published` : 'no published cohort has this id' });
       if (existing) keepCohorts.add(pick.id);

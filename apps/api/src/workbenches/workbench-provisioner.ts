@@ -11,7 +11,7 @@ import type { FileStore } from '../storage/file-store';
 import { dataDictionaryCsv, RELEASED_CDM_TABLES, releaseSelect } from '../warehouse/cohort-export';
 import { WarehouseTimeoutError, type WarehouseEngine } from '../warehouse/warehouse-engine';
 import { workbenchRepository } from './workbench-repository';
-import { releasedCohortKey } from './workbench-storage';
+import { releasedCohortKey, workbenchKey } from './workbench-storage';
 
 export const PROVISION_JOB = 'workbench-provision';
 /** A release is tried this many times (a stopped server, a passing error) before it is FAILED. */
@@ -23,6 +23,19 @@ export interface ProvisionPayload {
   workbenchId: string;
   /** Who released the data, for the audit entry written when the files are in place. */
   auditContext: AuditContext;
+}
+
+const EXPORTS_AT_ONCE = 2;
+
+/** Runs `work` on every item, at most `limit` at a time; the first failure rejects (after the others settle). */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  const results = await Promise.allSettled(lanes);
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
 }
 
 /** A release that cannot succeed however often it is tried; it fails at once with this reason. */
@@ -100,12 +113,16 @@ export function provisionHandler(deps: { warehouse: WarehouseEngine; store: File
         staged = await store.stagingDir();
         const counts: Partial<Record<ReleasedTable, number>> = {};
         const steps = RELEASED_CDM_TABLES.length + 1;
-        for (const [i, table] of RELEASED_CDM_TABLES.entries()) {
+        let done = 0;
+        const into = staged;
+        // Two tables at a time: one is exported while the one before it is compressed.
+        await eachLimited(RELEASED_CDM_TABLES, EXPORTS_AT_ONCE, async (table) => {
           const select = releaseSelect(state.schema, table, version.id);
-          counts[table.name as ReleasedTable] = await warehouse.exportCsvGzip(select, path.join(staged, `${table.name}.csv.gz`), { timeoutMs: config.queryTimeoutMs * 10 });
-          const fraction = (i + 1) / steps;
-          await Promise.all([progress(fraction), workbenchRepository.updateRelease(db, release.id, { progress: fraction })]);
-        }
+          counts[table.name as ReleasedTable] = await warehouse.exportCsvGzip(select, path.join(into, `${table.name}.csv.gz`), { timeoutMs: config.queryTimeoutMs * 10 });
+          const fraction = ++done / steps;
+          await progress(fraction);
+          await workbenchRepository.updateRelease(db, release.id, { progress: fraction });
+        });
         if (counts.person !== version.personCount) {
           throw new Error(`person.csv.gz holds ${counts.person} persons, the cohort version ${version.personCount}`);
         }
@@ -134,8 +151,8 @@ export function provisionHandler(deps: { warehouse: WarehouseEngine; store: File
             details: { kind: 'cohort', cohort_id: cohort.id, version: version.version, person_count: version.personCount, row_counts: counts, directory: `released/cohorts/${release.directory}` },
           });
         });
-        // Taken out while its files were being written: they go too.
-        if (gone) await store.remove(key);
+        // Taken out while its files were being written: they go too (with the whole folder if the workbench was deleted).
+        if (gone) await store.remove((await workbenchRepository.findById(db, release.workbenchId)) ? key : workbenchKey(release.workbenchId));
       } catch (error) {
         if (staged) await store.discard(staged).catch(() => undefined);
         if (error instanceof ReleaseRefused) {

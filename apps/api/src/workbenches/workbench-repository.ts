@@ -118,6 +118,15 @@ export const workbenchRepository = {
       conditions.push(or(ilike(workbenches.name, pattern), ilike(workbenches.purpose, pattern)));
     }
     const where = and(...conditions);
+    // The page's ids first: PostgreSQL would otherwise work out the counts of every row skipped by the offset.
+    const page = db
+      .select({ id: workbenches.id })
+      .from(workbenches)
+      .where(where)
+      .orderBy(desc(workbenches.updatedAt), asc(workbenches.id))
+      .offset(filter.skip)
+      .limit(filter.limit)
+      .as('page');
     const [rows, total] = await Promise.all([
       db
         .select({
@@ -132,12 +141,10 @@ export const workbenchRepository = {
           documentCount: countOf(workbenchDocuments),
         })
         .from(workbenches)
+        .innerJoin(page, eq(page.id, workbenches.id))
         .leftJoin(creator, eq(creator.id, workbenches.createdBy))
         .leftJoin(updater, eq(updater.id, workbenches.updatedBy))
-        .where(where)
-        .orderBy(desc(workbenches.updatedAt), asc(workbenches.id))
-        .offset(filter.skip)
-        .limit(filter.limit),
+        .orderBy(desc(workbenches.updatedAt), asc(workbenches.id)),
       cappedTotal(db, workbenches, where),
     ]);
     return {
