@@ -50,6 +50,7 @@ export const AUDIT_EVENT_TYPES = [
   'NOTEBOOK_STARTED',
   'NOTEBOOK_STOPPED',
   'NOTEBOOK_DELETED',
+  'VISUALISATION_TOKEN_ISSUED',
 ] as const;
 
 /** How an audited action ended. */

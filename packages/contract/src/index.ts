@@ -13,3 +13,4 @@ export * from './schemas/documents';
 export * from './schemas/data-explorer';
 export * from './schemas/cohorts';
 export * from './schemas/workbenches';
+export * from './schemas/visualisation';

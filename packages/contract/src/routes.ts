@@ -30,6 +30,7 @@ import {
   WorkbenchUpdate,
   ZoneList,
 } from './schemas/workbenches';
+import { VisualisationTokens } from './schemas/visualisation';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -247,8 +248,9 @@ export const ROUTES = {
   // Visualisation
   getVisualisationToken: {
     method: 'GET', path: '/api/v1/vizzly/tokens/{projectId}/', tag: 'visualisation',
-    access: { permission: 'visualisation:issueToken' }, summary: 'An access token for the data visualisation service',
-    params: p({ projectId: Id }),
+    access: { permission: 'visualisation:issueToken' },
+    summary: "Dashboard and data access tokens of the data visualisation service for a workbench (the project), for its members only; 503 when the service is not configured",
+    params: p({ projectId: Id }), responses: { 200: VisualisationTokens },
   },
 
   // Workbenches

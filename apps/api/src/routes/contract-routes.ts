@@ -11,6 +11,7 @@ import { userHandlers } from './users/user-handlers';
 import { dataExplorerHandlers } from './data-explorer/data-explorer-handlers';
 import { queryHandlers } from './queries/query-handlers';
 import { cohortHandlers } from './cohorts/cohort-handlers';
+import { visualisationHandlers } from './visualisation/visualisation-handlers';
 
 /** Every implemented handler, by the contract's route id. */
 const HANDLERS: RouteHandlers = {
@@ -22,6 +23,7 @@ const HANDLERS: RouteHandlers = {
   ...dataExplorerHandlers,
   ...queryHandlers,
   ...cohortHandlers,
+  ...visualisationHandlers,
 };
 
 /** `/api/v1/users/{userId}/` → `/api/v1/users/:userId/` */
