@@ -11,6 +11,7 @@ import type { PrincipalDirectory } from './identity/principals';
 import type { SigningKeyStore } from './identity/signing-keys';
 import type { QueryExecutionWorker } from './queries/query-execution-worker';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
+import type { ServerErrorReporter } from './observability/error-reporting';
 
 /** What handlers and commands work with: built once at start-up, handed to the app. */
 export interface AppServices {
@@ -32,4 +33,6 @@ export interface AppServices {
   warehouse: WarehouseEngine;
   /** Runs saved queries' executions in the background. */
   queryWorker: QueryExecutionWorker;
+  /** The error-reporting service (Sentry), when SENTRY_DSN is set. */
+  errorReporter?: ServerErrorReporter;
 }

@@ -15,6 +15,7 @@ import { SigningKeyStore } from './identity/signing-keys';
 import { QueryExecutionWorker } from './queries/query-execution-worker';
 import { openWarehouse } from './warehouse/open-warehouse';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
+import { startSentry } from './observability/error-reporting';
 
 /** For commands that never touch health data: opening no warehouse leaves it free for the server. */
 const unavailableWarehouse: WarehouseEngine = {
@@ -79,12 +80,14 @@ export async function openServices(
       accessLog,
       warehouse,
       queryWorker,
+      errorReporter: config.sentry ? await startSentry(config.sentry) : undefined,
     };
     if (options.startWorker !== false && options.warehouse !== false) await queryWorker.start();
     return {
       services,
       close: async () => {
         await queryWorker.stop();
+        await services.errorReporter?.close();
         await warehouse!.close();
         await database.close();
         await releaseLock?.();
