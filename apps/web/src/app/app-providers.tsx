@@ -9,6 +9,7 @@ import { SESSION_REFETCH_SECONDS } from '@/lib/auth/session-tokens';
 import { AuthSync } from '@/features/auth/components/auth-sync';
 import dynamic from 'next/dynamic';
 import { makeStore } from './store';
+import { ThirdPartyServices } from './third-party-services';
 import { THEME } from './theme';
 
 // Toasts are only needed once something goes wrong or succeeds: their code loads after the page.
@@ -24,6 +25,7 @@ export function AppProviders({ session, children }: { session?: Session | null; 
         <ConfigProvider theme={THEME} locale={enGB} tooltip={{ mouseEnterDelay: TOOLTIP_DELAY_SECONDS }}>
           <NotificationBridge />
           <AuthSync />
+          <ThirdPartyServices />
           {children}
         </ConfigProvider>
       </ReduxProvider>

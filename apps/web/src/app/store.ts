@@ -4,6 +4,7 @@ import { authSlice } from '@/features/auth/slice';
 import { dataExplorerSlice } from '@/features/data-explorer/slice';
 import { baseApi } from '@/lib/api/base-api';
 import { createApiErrorListener } from '@/lib/errors/api-error-handler';
+import { createAnalyticsListener } from '@/lib/analytics/analytics-listener';
 
 const rootReducer = combineSlices(authSlice, dataExplorerSlice, baseApi);
 export type RootState = ReturnType<typeof rootReducer>;
@@ -11,10 +12,11 @@ export type RootState = ReturnType<typeof rootReducer>;
 /** Builds the store: the API slice, the auth and data explorer slices and the global handler of failed calls. */
 export function makeStore(preloadedState?: Partial<RootState>) {
   const errorListener = createApiErrorListener();
+  const analyticsListener = createAnalyticsListener();
   const store = configureStore({
     reducer: rootReducer,
     preloadedState,
-    middleware: (getDefault) => getDefault().prepend(errorListener.middleware).concat(baseApi.middleware),
+    middleware: (getDefault) => getDefault().prepend(errorListener.middleware, analyticsListener.middleware).concat(baseApi.middleware),
   });
   setupListeners(store.dispatch);
   return store;
