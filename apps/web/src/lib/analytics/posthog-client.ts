@@ -8,8 +8,11 @@ export const INGEST_PATH = '/ingest';
 /** Events of posthog-js itself that may leave, besides the app's own. */
 const SDK_EVENTS = new Set(['$pageview', '$pageleave', '$identify', '$snapshot', '$opt_in']);
 /** Properties that identify a person or hold what they typed or saw. */
-const PERSONAL_PROPERTIES = ['$set', '$set_once', '$unset', '$ip', '$referrer', '$referring_domain', '$initial_referrer', '$initial_referring_domain', '$el_text', '$elements', '$elements_chain', 'title'];
-const URL_PROPERTIES = ['$current_url', '$pathname', '$prev_pageview_pathname', '$prev_pageview_url'];
+const PERSONAL_PROPERTIES = ['$set', '$set_once', '$unset', '$ip', '$el_text', '$elements', '$elements_chain', 'title'];
+/** Where someone came from says nothing about the product and may name another site's page. */
+const REFERRER = /referr/i;
+/** Addresses and paths (`$current_url`, `$session_entry_url`, `$pathname`, …). */
+const ADDRESS = /url|href|pathname/i;
 
 /**
  * A URL without its query string and fragment, and with ids replaced: search boxes put names and
@@ -29,7 +32,10 @@ export function scrubAnalyticsEvent(event: CaptureResult | null): CaptureResult 
   if (!SDK_EVENTS.has(event.event) && !(ANALYTICS_EVENTS as readonly string[]).includes(event.event)) return null;
   const properties = { ...event.properties };
   for (const name of PERSONAL_PROPERTIES) delete properties[name];
-  for (const name of URL_PROPERTIES) if (typeof properties[name] === 'string') properties[name] = withoutPersonalParts(properties[name]);
+  for (const [name, value] of Object.entries(properties)) {
+    if (REFERRER.test(name)) delete properties[name];
+    else if (ADDRESS.test(name) && typeof value === 'string') properties[name] = withoutPersonalParts(value);
+  }
   const scrubbed: CaptureResult = { ...event, properties };
   delete scrubbed.$set;
   delete scrubbed.$set_once;
