@@ -9,7 +9,9 @@ import type { Database, DatabaseHandle } from './db/database';
 import type { IdTokenService } from './identity/id-tokens';
 import type { PrincipalDirectory } from './identity/principals';
 import type { SigningKeyStore } from './identity/signing-keys';
-import type { QueryExecutionWorker } from './queries/query-execution-worker';
+import type { JobWorker } from './jobs/job-worker';
+import type { FileStore } from './storage/file-store';
+import type { ComputeCatalogue } from './workbenches/compute-catalogue';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
 import type { ServerErrorReporter } from './observability/error-reporting';
 
@@ -31,8 +33,14 @@ export interface AppServices {
   accessLog: Logger;
   /** The health-data warehouse (OMOP CDM). */
   warehouse: WarehouseEngine;
-  /** Runs saved queries' executions in the background. */
-  queryWorker: QueryExecutionWorker;
+  /** Runs the jobs of the one queue (query runs, workbench provisioning) in the background. */
+  jobs: JobWorker;
+  /** The same worker, by the name query runs knew it by. */
+  queryWorker: JobWorker;
+  /** Workbench files: DATA_DIR/workbenches/<id>/released/... (see src/workbenches/workbench-storage.ts). */
+  workbenchStore: FileStore;
+  /** Zones, machine types, accelerators and environments notebooks may use (WORKBENCH_CATALOGUE_FILE). */
+  computeCatalogue: ComputeCatalogue;
   /** The error-reporting service (Sentry), when SENTRY_DSN is set. */
   errorReporter?: ServerErrorReporter;
 }

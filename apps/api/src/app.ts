@@ -36,7 +36,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     },
   });
   app.decorate('services', services);
-  services.queryWorker.log = app.log;
+  services.jobs.log = app.log;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   const securityHeaders = apiSecurityHeaders(config.publicUrl);

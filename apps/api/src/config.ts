@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { S3Settings } from './documents/s3-document-store';
 import { parseVizzlyPrivateKey, type VizzlySettings } from './visualisation/vizzly-tokens';
 import { ID_TOKEN_AUDIENCE_DEFAULT, LIMITS } from '@hdp/contract';
+import { DEFAULT_CATALOGUE_FILE } from './workbenches/compute-catalogue';
 
 /** Content types accepted for documents unless DOCUMENT_TYPES says otherwise. */
 export const DEFAULT_DOCUMENT_TYPES = [
@@ -57,6 +58,8 @@ const EnvSchema = z.object({
   SUPPRESSION_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(LIMITS.defaultSuppressionThreshold),
   QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(LIMITS.defaultQueryTimeoutMs),
   QUERY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  WORKBENCH_CATALOGUE_FILE: z.string().optional(),
+  JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   DEMO_PERSONS: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
   DEMO_SEED: z.coerce.number().int().min(0).default(20_240_501),
   VIZZLY_PRIVATE_KEY: z.string().optional(),
@@ -118,6 +121,14 @@ export interface Config {
   queryWorkers: number;
   /** Persons of the demo dataset generated on first start when the warehouse is empty (0: none). */
   demo: { persons: number; seed: number };
+  /** How long a claimed job stays held without a heartbeat before another process may take it over. */
+  jobLeaseMs: number;
+  workbenches: {
+    /** Where workbench files live (`<id>/released/...`, `<id>/notebooks/...`). */
+    dir: string;
+    /** The compute catalogue (zones, machine types, accelerators, environments). */
+    catalogueFile: string;
+  };
   /** The data visualisation service's token signing, when configured (else its route answers 503). */
   vizzly?: VizzlySettings;
   /** Error reporting, when a DSN is set; off otherwise. */
@@ -182,6 +193,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     queryWorkers: e.QUERY_WORKERS,
     demo: { persons: e.DEMO_PERSONS, seed: e.DEMO_SEED },
+    jobLeaseMs: e.JOB_LEASE_MS,
+    workbenches: {
+      dir: path.join(path.resolve(e.DATA_DIR), 'workbenches'),
+      catalogueFile: e.WORKBENCH_CATALOGUE_FILE ? path.resolve(e.WORKBENCH_CATALOGUE_FILE) : DEFAULT_CATALOGUE_FILE,
+    },
     vizzly,
     sentry: e.SENTRY_DSN
       ? { dsn: e.SENTRY_DSN, tracesSampleRate: e.SENTRY_TRACES_SAMPLE_RATE, environment: e.SENTRY_ENVIRONMENT || undefined }

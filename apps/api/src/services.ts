@@ -12,7 +12,11 @@ import { migrateDatabase, openDatabase } from './db/database';
 import { IdTokenService } from './identity/id-tokens';
 import { PrincipalDirectory } from './identity/principals';
 import { SigningKeyStore } from './identity/signing-keys';
-import { QueryExecutionWorker } from './queries/query-execution-worker';
+import { JobWorker } from './jobs/job-worker';
+import { queryRunHandler } from './queries/query-execution-worker';
+import { LocalFileStore } from './storage/file-store';
+import { ComputeCatalogue } from './workbenches/compute-catalogue';
+import { provisionHandler } from './workbenches/workbench-provisioner';
 import { openWarehouse } from './warehouse/open-warehouse';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
 import { startSentry } from './observability/error-reporting';
@@ -23,6 +27,7 @@ const unavailableWarehouse: WarehouseEngine = {
   state: null,
   query: () => Promise.reject(new Error('This command opened no warehouse.')),
   describe: () => Promise.resolve([]),
+  exportCsvGzip: () => Promise.reject(new Error('This command opened no warehouse.')),
   load: () => Promise.reject(new Error('This command opened no warehouse.')),
   close: () => Promise.resolve(),
 };
@@ -40,6 +45,8 @@ export async function openServices(
   config: Config,
   options: { inMemory?: boolean; startWorker?: boolean; warehouse?: boolean } = {},
 ): Promise<OpenedServices> {
+  // Read before anything else opens: a bad catalogue file stops start-up with the field named.
+  const computeCatalogue = ComputeCatalogue.load(config.workbenches.catalogueFile);
   const embedded = !config.databaseUrl;
   const releaseLock = embedded && !options.inMemory ? await lockDataDir(config.dataDir) : undefined;
   let warehouse: WarehouseEngine | undefined;
@@ -61,7 +68,12 @@ export async function openServices(
       options.warehouse === false
         ? unavailableWarehouse
         : await openWarehouse({ warehouseUrl: config.warehouseUrl, dataDir: config.dataDir, inMemory: options.inMemory });
-    const queryWorker = new QueryExecutionWorker({ db: database.db, warehouse, config, singleOwner: database.kind === 'pglite' });
+    const workbenchStore = new LocalFileStore(config.workbenches.dir);
+    await workbenchStore.prepare();
+    const jobs = new JobWorker({ db: database.db, singleOwner: database.kind === 'pglite', leaseMs: config.jobLeaseMs }, [
+      queryRunHandler({ warehouse, config }),
+      provisionHandler({ warehouse, store: workbenchStore, config }),
+    ]);
     const services: AppServices = {
       config,
       database,
@@ -79,14 +91,17 @@ export async function openServices(
       logger,
       accessLog,
       warehouse,
-      queryWorker,
+      jobs,
+      queryWorker: jobs,
+      workbenchStore,
+      computeCatalogue,
       errorReporter: config.sentry ? await startSentry(config.sentry) : undefined,
     };
-    if (options.startWorker !== false && options.warehouse !== false) await queryWorker.start();
+    if (options.startWorker !== false && options.warehouse !== false) await jobs.start();
     return {
       services,
       close: async () => {
-        await queryWorker.stop();
+        await jobs.stop();
         await services.errorReporter?.close();
         await warehouse!.close();
         await database.close();

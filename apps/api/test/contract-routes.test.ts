@@ -35,10 +35,8 @@ const SPEC_CALLS = [
  * list and this test says so.
  */
 const STILL_NOT_IMPLEMENTED = [
-  // createWorkbench and updateWorkbench declare their bodies: an empty one is refused (400) first.
   // getVisualisationToken answers 503 (not configured) before it would need a workbench.
-  'listWorkbenches', 'getWorkbench', 'deleteWorkbench', 'listWorkbenchZones', 'listMachineTypes', 'listAcceleratorTypes',
-  'listEnvironments', 'listNotebooks', 'createNotebook', 'deleteNotebook', 'startNotebook', 'stopNotebook',
+  'listNotebooks', 'createNotebook', 'deleteNotebook', 'startNotebook', 'stopNotebook',
 ].sort();
 
 describe('the OpenAPI document', () => {

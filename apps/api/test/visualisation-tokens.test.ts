@@ -12,6 +12,8 @@ import {
   type VizzlySettings,
 } from '../src/visualisation/vizzly-tokens';
 import { startTestApp, type TestApp } from './support/test-app';
+import { auditLog } from '../src/db/schema';
+import { desc } from 'drizzle-orm';
 
 const p256 = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const sec1Pem = (key = p256().privateKey) => key.export({ type: 'sec1', format: 'pem' }).toString();
@@ -173,5 +175,105 @@ describe('GET /api/v1/vizzly/tokens/{projectId}/', () => {
     const bad = await unconfigured.request({ method: 'GET', url: '/api/v1/vizzly/tokens/not-a-uuid/', token });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().detail).toMatch(/^path\.projectId: /);
+  });
+});
+
+describe('GET /api/v1/vizzly/tokens/{projectId}/ with the service configured', () => {
+  let t: TestApp;
+  let publicKey: string;
+  const PURPOSE = 'To compare dashboards of HbA1c over time across the cohort, for a service review.';
+  beforeAll(async () => {
+    const pem = sec1Pem();
+    publicKey = vizzlyPublicKeyPem(parseVizzlyPrivateKey(pem));
+    t = await startTestApp({
+      VIZZLY_PRIVATE_KEY: pem.replaceAll('\n', '\\n'),
+      VIZZLY_PROJECT_ID: 'prj_platform',
+      VIZZLY_DATA_SET_IDS: 'das_persons,das_measurements',
+      VIZZLY_TOKEN_TTL_MINUTES: '5',
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** A workbench created over HTTP by `owner`, with `reader` as a READER. */
+  async function workbenchOf(owner: string, reader: { id: string }) {
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/v1/workbenches/',
+      token: owner,
+      payload: { name: `Dashboards ${Math.random().toString(36).slice(2, 8)}`, purpose: PURPOSE, users: [{ id: reader.id, role: 'READER' }] },
+    });
+    expect(created.statusCode).toBe(201);
+    return created.json().id as string;
+  }
+  const lastAudit = async () => (await t.services.db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1))[0]!;
+
+  it("gives a member tokens for the workbench's data only, each issue audited", async () => {
+    const owner = await t.userWithRoles(['RESEARCHER']);
+    const reader = await t.userWithRoles(['RESEARCHER']);
+    const workbenchId = await workbenchOf(owner.token, reader.user);
+
+    const before = Date.now();
+    const response = await t.request({ method: 'GET', url: `/api/v1/vizzly/tokens/${workbenchId}/`, token: owner.token });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const body = response.json();
+    expect(Object.keys(body).sort()).toEqual(['dashboard_access_token', 'data_access_token', 'expires_at', 'workbench_id']);
+    expect(body.workbench_id).toBe(workbenchId);
+    const expiresAt = Date.parse(body.expires_at);
+    expect(expiresAt - before).toBeGreaterThan(4 * 60_000);
+    expect(expiresAt - before).toBeLessThanOrEqual(5 * 60_000 + 1000);
+
+    const dashboard = await verifyVisualisationToken<DashboardAccessClaims>(body.dashboard_access_token, publicKey);
+    expect(dashboard).toMatchObject({ valid: true, claims: { projectId: 'prj_platform', userReference: owner.user.id, scope: 'read_write', accessType: 'standard' } });
+    const data = await verifyVisualisationToken<DataAccessClaims>(body.data_access_token, publicKey);
+    expect(data).toMatchObject({
+      valid: true,
+      claims: {
+        dataSetIds: ['das_persons', 'das_measurements'],
+        secureFilters: {
+          das_persons: [{ field: 'workbench_id', op: '=', value: workbenchId }],
+          das_measurements: [{ field: 'workbench_id', op: '=', value: workbenchId }],
+        },
+      },
+    });
+    expect(await verifyVisualisationToken(body.data_access_token, publicKey, new Date(expiresAt + 1000))).toEqual({ valid: false, reason: 'expired' });
+
+    expect(await lastAudit()).toMatchObject({
+      eventType: 'VISUALISATION_TOKEN_ISSUED',
+      outcome: 'SUCCESS',
+      actorId: owner.user.id,
+      resourceType: 'workbench',
+      resourceId: workbenchId,
+      requestId: response.headers['x-request-id'],
+      details: { scope: 'read_write', data_set_ids: ['das_persons', 'das_measurements'], expires_at: body.expires_at },
+    });
+    // The audit entry never holds the tokens themselves.
+    expect(JSON.stringify(await lastAudit())).not.toContain(body.data_access_token.split('.')[2]);
+
+    const readerTokens = await t.request({ method: 'GET', url: `/api/v1/vizzly/tokens/${workbenchId}/`, token: reader.token });
+    expect(readerTokens.statusCode).toBe(200);
+    expect(decodeJwt(readerTokens.json().dashboard_access_token)).toMatchObject({ userReference: reader.user.id, scope: 'read' });
+  });
+
+  it('tells non-members, administrators included, that the workbench does not exist, and audits the denial', async () => {
+    const owner = await t.userWithRoles(['RESEARCHER']);
+    const workbenchId = await workbenchOf(owner.token, (await t.userWithRoles(['RESEARCHER'])).user);
+    const outsider = await t.userWithRoles(['RESEARCHER']);
+    const admin = await t.userWithRoles(['ADMIN']);
+    for (const account of [outsider, admin]) {
+      const refused = await t.request({ method: 'GET', url: `/api/v1/vizzly/tokens/${workbenchId}/`, token: account.token });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toEqual({ detail: 'Workbench not found.' });
+      expect(await lastAudit()).toMatchObject({ eventType: 'ACCESS_DENIED', outcome: 'DENIED', actorId: account.user.id, resourceId: workbenchId });
+    }
+    const missing = '7d2f0a11-2b3c-4d5e-8f90-a1b2c3d4e5f6';
+    const seq = (await lastAudit()).seq;
+    const unknown = await t.request({ method: 'GET', url: `/api/v1/vizzly/tokens/${missing}/`, token: outsider.token });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ detail: 'Workbench not found.' });
+    // Nothing to deny: no entry for a workbench that does not exist.
+    expect((await lastAudit()).seq).toBe(seq);
   });
 });

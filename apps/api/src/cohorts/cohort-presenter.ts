@@ -3,7 +3,7 @@ import { displayCount } from '../warehouse/suppression';
 import type { CohortVersionView, CohortView } from './cohort-repository';
 
 /** A cohort's person count as shown: hidden below the suppression threshold, like every count. */
-function shownCount(count: number, threshold: number): { person_count: number | null; person_count_display: string } {
+export function shownCount(count: number, threshold: number): { person_count: number | null; person_count_display: string } {
   const suppressed = count > 0 && count < threshold ? 'small' : null;
   return { person_count: suppressed ? null : count, person_count_display: displayCount({ count, suppressed }, threshold) };
 }

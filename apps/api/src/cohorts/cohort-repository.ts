@@ -121,6 +121,11 @@ export const cohortRepository = {
     return row;
   },
 
+  async findVersionById(db: DbOrTx, id: string): Promise<CohortVersionRow | undefined> {
+    const [row] = await db.select().from(cohortVersions).where(eq(cohortVersions.id, id)).limit(1);
+    return row;
+  },
+
   async list(db: DbOrTx, filter: CohortListFilter): Promise<{ rows: CohortView[]; total: number; total_capped: boolean }> {
     const conditions: (SQL | undefined)[] = [visibleTo(filter.visibility)];
     if (filter.status) conditions.push(eq(cohorts.status, filter.status));

@@ -1,6 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { AuditEventType, AuditOutcome, CohortStatus, QueryExecutionStatus, QueryGroup, QueryResult, Role, UserSource, UserStatus } from '@hdp/contract';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type {
+  AuditEventType,
+  AuditOutcome,
+  CohortStatus,
+  QueryExecutionStatus,
+  QueryGroup,
+  QueryResult,
+  ReleaseState,
+  ReleasedTable,
+  Role,
+  UserSource,
+  UserStatus,
+  WorkbenchMemberRole,
+} from '@hdp/contract';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -244,4 +257,161 @@ export const cohortVersions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('cohort_versions_cohort_version_key').on(t.cohortId, t.version)],
+);
+
+/**
+ * The one job queue: query runs, workbench provisioning and (next) the notebook lifecycle. Workers
+ * claim PENDING jobs with FOR UPDATE SKIP LOCKED and hold them by a lease they keep extending while
+ * they work; a RUNNING job whose lease ran out was left by a stopped process (see src/jobs/).
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    /** What the job works on (a workbench id, a query execution id): to find or cancel its jobs. */
+    subject: text('subject'),
+    state: text('state').$type<'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED'>().notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(1),
+    progress: real('progress').notNull().default(0),
+    error: text('error'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('jobs_state_idx').on(t.state, t.createdAt), index('jobs_subject_idx').on(t.subject)],
+);
+
+/** Workbenches: the safe projects. `version` goes up by one on every update (stale updates get 409). */
+export const workbenches = pgTable(
+  'workbenches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    purpose: text('purpose').notNull(),
+    version: integer('version').notNull().default(1),
+    createdBy: uuid('created_by')
+      .notNull()
+      .references(() => users.id),
+    updatedBy: uuid('updated_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('workbenches_updated_at_idx').on(t.updatedAt)],
+);
+
+export const workbenchMembers = pgTable(
+  'workbench_members',
+  {
+    workbenchId: uuid('workbench_id')
+      .notNull()
+      .references(() => workbenches.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<WorkbenchMemberRole>().notNull(),
+    addedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workbenchId, t.userId] }), index('workbench_members_user_idx').on(t.userId)],
+);
+
+/** A cohort version released to a workbench, and how far writing its files got. */
+export const workbenchCohorts = pgTable(
+  'workbench_cohorts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workbenchId: uuid('workbench_id')
+      .notNull()
+      .references(() => workbenches.id, { onDelete: 'cascade' }),
+    cohortId: uuid('cohort_id')
+      .notNull()
+      .references(() => cohorts.id, { onDelete: 'cascade' }),
+    cohortVersionId: uuid('cohort_version_id')
+      .notNull()
+      .references(() => cohortVersions.id, { onDelete: 'cascade' }),
+    cohortVersion: integer('cohort_version').notNull(),
+    /** Its folder under released/cohorts/ (`<cohort-name-slug>-v<version>`), fixed when released. */
+    directory: text('directory').notNull(),
+    state: text('state').$type<ReleaseState>().notNull().default('PENDING'),
+    progress: real('progress').notNull().default(0),
+    error: text('error'),
+    rowCounts: jsonb('row_counts').$type<Partial<Record<ReleasedTable, number>>>(),
+    releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('workbench_cohorts_workbench_cohort_key').on(t.workbenchId, t.cohortId)],
+);
+
+/** A saved query copied into a workbench (tree and name): later edits of the original leave it alone. */
+export const workbenchQueries = pgTable(
+  'workbench_queries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workbenchId: uuid('workbench_id')
+      .notNull()
+      .references(() => workbenches.id, { onDelete: 'cascade' }),
+    sourceQueryId: uuid('source_query_id').references(() => queries.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    query: jsonb('query').$type<QueryGroup>().notNull(),
+    /** Its file under released/queries/. */
+    fileName: text('file_name').notNull(),
+    copiedAt: timestamp('copied_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('workbench_queries_workbench_idx').on(t.workbenchId)],
+);
+
+/** A document copied into a workbench: its own file, so deleting the original leaves the copy. */
+export const workbenchDocuments = pgTable(
+  'workbench_documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workbenchId: uuid('workbench_id')
+      .notNull()
+      .references(() => workbenches.id, { onDelete: 'cascade' }),
+    sourceDocumentId: uuid('source_document_id').references(() => documents.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    /** Its path in the workbench's storage (`released/documents/<file name>`). */
+    storageKey: text('storage_key').notNull(),
+    copiedAt: timestamp('copied_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('workbench_documents_workbench_idx').on(t.workbenchId)],
+);
+
+export const NOTEBOOK_STATUSES = ['PROVISIONING', 'RUNNING', 'STOPPING', 'STOPPED', 'STARTING', 'FAILED', 'DELETING'] as const;
+export type NotebookStatus = (typeof NOTEBOOK_STATUSES)[number];
+
+/**
+ * Notebooks of a workbench. Only what workbenches need yet (a workbench is not deleted while one
+ * runs); the notebook lifecycle builds on this table.
+ */
+export const notebooks = pgTable(
+  'notebooks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workbenchId: uuid('workbench_id')
+      .notNull()
+      .references(() => workbenches.id, { onDelete: 'cascade' }),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    environment: text('environment').notNull(),
+    zone: text('zone').notNull(),
+    machineType: text('machine_type').notNull(),
+    acceleratorType: text('accelerator_type'),
+    acceleratorCount: integer('accelerator_count').notNull().default(0),
+    status: text('status').$type<NotebookStatus>().notNull().default('PROVISIONING'),
+    statusReason: text('status_reason'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('notebooks_workbench_idx').on(t.workbenchId)],
 );

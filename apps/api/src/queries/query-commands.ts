@@ -120,7 +120,7 @@ export async function requestExecution(
       requestId: context.requestId ?? null,
     },
   });
-  services.queryWorker.wake();
+  services.jobs.wake();
   return execution;
 }
 

@@ -3,6 +3,7 @@ import type { QueryExecutionStatus, QueryGroup, QueryResult } from '@hdp/contrac
 import type { DbOrTx } from '../db/database';
 import { cappedTotal } from '../db/paging';
 import { queries, queryExecutions, users } from '../db/schema';
+import { jobRepository } from '../jobs/job-repository';
 
 export type QueryRow = typeof queries.$inferSelect;
 export type QueryWithOwner = QueryRow & { ownerEmail: string | null };
@@ -87,14 +88,38 @@ export const queryRepository = {
   },
 };
 
-/** The only code that reads and writes the query_executions table (the job queue of query runs). */
+/** The only code that reads and writes the query_executions table (the records of query runs). */
 export const queryExecutionRepository = {
+  /** Records a PENDING run and queues its job (kind `query-run`), together. */
   async insert(
     db: DbOrTx,
     values: { queryId: string; queryVersion: number; query: QueryGroup; requestedBy: string; auditContext: Record<string, string | null> },
   ): Promise<QueryExecutionRow> {
-    const [row] = await db.insert(queryExecutions).values(values).returning();
-    return row!;
+    return db.transaction(async (tx) => {
+      const [row] = await tx.insert(queryExecutions).values(values).returning();
+      await jobRepository.enqueue(tx, { kind: 'query-run', payload: { executionId: row!.id }, subject: row!.id });
+      return row!;
+    });
+  },
+
+  /** Marks a PENDING run RUNNING; undefined when it is not PENDING (already ended) or gone. */
+  async start(db: DbOrTx, id: string): Promise<QueryExecutionRow | undefined> {
+    const [row] = await db
+      .update(queryExecutions)
+      .set({ status: 'RUNNING', startedAt: new Date() })
+      .where(and(eq(queryExecutions.id, id), eq(queryExecutions.status, 'PENDING')))
+      .returning();
+    return row;
+  },
+
+  /** Marks one run that has not ended FAILED. */
+  async failOne(db: DbOrTx, id: string, reason: string): Promise<QueryExecutionRow | undefined> {
+    const [row] = await db
+      .update(queryExecutions)
+      .set({ status: 'FAILED', error: reason, finishedAt: new Date() })
+      .where(and(eq(queryExecutions.id, id), inArray(queryExecutions.status, ['PENDING', 'RUNNING'])))
+      .returning();
+    return row;
   },
 
   async findForQuery(db: DbOrTx, queryId: string, executionId: string): Promise<QueryExecutionRow | undefined> {
@@ -118,23 +143,6 @@ export const queryExecutionRepository = {
       .where(eq(queryExecutions.queryId, queryId))
       .orderBy(desc(queryExecutions.createdAt), desc(queryExecutions.id))
       .limit(1);
-    return row;
-  },
-
-  /** Takes the oldest PENDING run and marks it RUNNING; concurrent workers never take the same one. */
-  async claimNext(db: DbOrTx): Promise<QueryExecutionRow | undefined> {
-    const next = db
-      .select({ id: queryExecutions.id })
-      .from(queryExecutions)
-      .where(eq(queryExecutions.status, 'PENDING'))
-      .orderBy(asc(queryExecutions.createdAt))
-      .limit(1)
-      .for('update', { skipLocked: true });
-    const [row] = await db
-      .update(queryExecutions)
-      .set({ status: 'RUNNING', startedAt: new Date() })
-      .where(inArray(queryExecutions.id, next))
-      .returning();
     return row;
   },
 

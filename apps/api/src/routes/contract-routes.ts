@@ -12,6 +12,7 @@ import { dataExplorerHandlers } from './data-explorer/data-explorer-handlers';
 import { queryHandlers } from './queries/query-handlers';
 import { cohortHandlers } from './cohorts/cohort-handlers';
 import { visualisationHandlers } from './visualisation/visualisation-handlers';
+import { workbenchHandlers } from './workbenches/workbench-handlers';
 
 /** Every implemented handler, by the contract's route id. */
 const HANDLERS: RouteHandlers = {
@@ -24,6 +25,7 @@ const HANDLERS: RouteHandlers = {
   ...queryHandlers,
   ...cohortHandlers,
   ...visualisationHandlers,
+  ...workbenchHandlers,
 };
 
 /** `/api/v1/users/{userId}/` → `/api/v1/users/:userId/` */
@@ -64,6 +66,7 @@ function registerRoute(app: FastifyInstance, id: RouteId, route: RouteContract):
       ...(route.querystring && { querystring: route.querystring }),
       ...(route.body && { body: route.body }),
       ...('public' in route.access ? {} : { security: [{ bearerAuth: [] }] }),
+      // A route's own responses may include a documented 418 (saved with errors), which has a body of its own.
       response: { ...(route.responses ?? {}), ...errorResponses, ...(handler ? {} : { 501: ErrorBody }) },
     },
     handler:

@@ -1,6 +1,6 @@
 import type { WorkbenchMemberRole } from '@hdp/contract';
 import type { DbOrTx } from '../db/database';
-import { notImplemented } from '../http/api-error';
+import { workbenchRepository } from '../workbenches/workbench-repository';
 
 /** What the visualisation route needs to know about a workbench and one person. */
 export interface WorkbenchMembership {
@@ -10,10 +10,9 @@ export interface WorkbenchMembership {
   role: WorkbenchMemberRole | null;
 }
 
-/**
- * The one place the visualisation tokens learn who belongs to a workbench. Workbenches are not
- * stored yet, so until they are every call answers 501, as the route did before.
- */
-export async function workbenchMembershipOf(_db: DbOrTx, _workbenchId: string, _userId: string): Promise<WorkbenchMembership> {
-  throw notImplemented('Dashboards need workbenches, which are not implemented yet.');
+/** The one place the visualisation tokens learn who belongs to a workbench: the workbenches' own repository. */
+export async function workbenchMembershipOf(db: DbOrTx, workbenchId: string, userId: string): Promise<WorkbenchMembership> {
+  const role = await workbenchRepository.memberRole(db, workbenchId, userId);
+  if (role) return { exists: true, role };
+  return { exists: (await workbenchRepository.findById(db, workbenchId)) !== undefined, role: null };
 }

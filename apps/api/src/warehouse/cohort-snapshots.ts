@@ -7,7 +7,7 @@ import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
  * they come from and never sent anywhere. They sit in their own schema, which dataset loads
  * (that build and swap `cdm_*` schemas) leave alone.
  */
-const SNAPSHOT_TABLE = '"hdp_cohorts"."cohort_person"';
+export const SNAPSHOT_TABLE = '"hdp_cohorts"."cohort_person"';
 const WRITE = { readWrite: true } as const;
 
 /** Creating the table once per warehouse; concurrent first calls share the one promise. */

@@ -81,6 +81,12 @@ export class DuckDbWarehouse implements WarehouseEngine {
     }
   }
 
+  async exportCsvGzip(select: string, target: string, options: { timeoutMs?: number } = {}): Promise<number> {
+    // COPY takes no parameters: the path is quoted here, the SELECT is built from the catalogue only.
+    const [row] = await this.query(`COPY (${select}) TO '${target.replaceAll("'", "''")}' (FORMAT CSV, HEADER, COMPRESSION gzip)`, [], options);
+    return Number(row?.Count ?? 0);
+  }
+
   async describe(): Promise<TableDescription[]> {
     if (!this.state) return [];
     const rows = await this.query(

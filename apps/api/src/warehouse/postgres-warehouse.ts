@@ -1,5 +1,9 @@
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { countRows, createCdmSchema, groupColumns } from './duckdb-warehouse';
 import { CDM_POSTGRES_INDEXES, CDM_TABLES, createTableSql, type CdmTable } from './omop-cdm';
 import {
@@ -78,6 +82,24 @@ export class PostgresWarehouse implements WarehouseEngine {
       const result = await client.query(sql, params as unknown[]);
       await client.query('COMMIT');
       return result.rows;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      if ((error as { code?: string }).code === QUERY_CANCELED && options.timeoutMs) throw new WarehouseTimeoutError(options.timeoutMs);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async exportCsvGzip(select: string, target: string, options: { timeoutMs?: number } = {}): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN READ ONLY');
+      if (options.timeoutMs) await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(options.timeoutMs))}`);
+      const stream = client.query(copyTo(`COPY (${select}) TO STDOUT WITH (FORMAT csv, HEADER true)`));
+      await pipeline(stream, createGzip({ level: 6 }), createWriteStream(target, { flags: 'wx', mode: 0o640 }));
+      await client.query('COMMIT');
+      return stream.rowCount;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       if ((error as { code?: string }).code === QUERY_CANCELED && options.timeoutMs) throw new WarehouseTimeoutError(options.timeoutMs);

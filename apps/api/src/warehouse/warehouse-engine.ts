@@ -65,6 +65,12 @@ export interface WarehouseEngine {
   query(sql: string, params?: readonly unknown[], options?: { timeoutMs?: number; readWrite?: boolean }): Promise<WarehouseRow[]>;
   /** The tables and columns of the dataset now served. */
   describe(): Promise<TableDescription[]>;
+  /**
+   * Writes the rows of one read-only SELECT to `target` (a local file path) as gzip-compressed CSV
+   * with a header row, by the engine's own bulk export (the rows never pass through JavaScript one
+   * by one); answers how many rows were written.
+   */
+  exportCsvGzip(select: string, target: string, options?: { timeoutMs?: number }): Promise<number>;
   /** Builds a dataset in a staging area, then swaps it in; on failure the served data is untouched. */
   load(source: string, build: DatasetBuilder): Promise<LoadReport>;
   close(): Promise<void>;

@@ -16,6 +16,7 @@ export {
 export const WorkbenchMemberRole = z.enum(WORKBENCH_MEMBER_ROLES);
 export type WorkbenchMemberRole = z.infer<typeof WorkbenchMemberRole>;
 export const ReleaseState = z.enum(RELEASE_STATES);
+type ReleasedTableName = (typeof RELEASED_TABLES)[number];
 export type ReleaseState = z.infer<typeof ReleaseState>;
 
 const Person = z.object({ id: z.uuid(), email: z.string().nullable() });
@@ -88,7 +89,9 @@ export const WorkbenchCohort = z.object({
   progress: z.number().min(0).max(1),
   error: z.string().nullable(),
   /** Rows written per table, once READY. */
-  row_counts: z.partialRecord(z.enum(RELEASED_TABLES), z.number().int()).nullable(),
+  row_counts: z
+    .object(Object.fromEntries(RELEASED_TABLES.map((table) => [table, z.number().int().optional()])) as Record<ReleasedTableName, z.ZodOptional<z.ZodNumber>>)
+    .nullable(),
   released_at: Timestamp,
 });
 export type WorkbenchCohort = z.infer<typeof WorkbenchCohort>;

@@ -1,0 +1,153 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { ReleasedTable } from '@hdp/contract';
+import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
+import { cohortRepository } from '../cohorts/cohort-repository';
+import type { Config } from '../config';
+import type { DbOrTx } from '../db/database';
+import type { JobHandler } from '../jobs/job-worker';
+import type { JobRow } from '../jobs/job-repository';
+import type { FileStore } from '../storage/file-store';
+import { dataDictionaryCsv, RELEASED_CDM_TABLES, releaseSelect } from '../warehouse/cohort-export';
+import { WarehouseTimeoutError, type WarehouseEngine } from '../warehouse/warehouse-engine';
+import { workbenchRepository } from './workbench-repository';
+import { releasedCohortKey } from './workbench-storage';
+
+export const PROVISION_JOB = 'workbench-provision';
+/** A release is tried this many times (a stopped server, a passing error) before it is FAILED. */
+export const PROVISION_ATTEMPTS = 3;
+
+/** Payload of a provisioning job. */
+export interface ProvisionPayload {
+  releaseId: string;
+  workbenchId: string;
+  /** Who released the data, for the audit entry written when the files are in place. */
+  auditContext: AuditContext;
+}
+
+/** A release that cannot succeed however often it is tried; it fails at once with this reason. */
+class ReleaseRefused extends Error {}
+
+const UNEXPECTED = 'The files could not be written; the reason is in the server log. Remove the cohort and add it again, or ask an administrator.';
+
+function readme(facts: { cohort: string; version: number; personCount: number; releasedAt: Date; counts: Record<string, number> }): string {
+  const lines = [
+    `Cohort "${facts.cohort}", version ${facts.version}: ${facts.personCount} persons.`,
+    `Released ${facts.releasedAt.toISOString()}. These files do not change; a newer version of the cohort is released into a folder of its own.`,
+    '',
+    'One gzip-compressed CSV file per OMOP CDM v5.4 table, with a header row, holding the records of',
+    'the persons of this cohort version. Each *_concept_id column is followed by the concept name',
+    '(*_concept_name). data_dictionary.csv describes every column.',
+    '',
+    'Rows per file:',
+    ...Object.entries(facts.counts).map(([table, n]) => `  ${table}.csv.gz: ${n}`),
+    '',
+    'Python:  import pandas as pd; person = pd.read_csv("person.csv.gz")',
+    'R:       person <- read.csv("person.csv.gz")      # or readr::read_csv("person.csv.gz")',
+    '',
+    'This is row-level health data released to this workbench only: keep it here.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Provisioning: writes a released cohort version's row-level records into the workbench's storage
+ * as a job of the one queue. Files are built in a staging directory by the warehouse's own bulk
+ * export and published as one folder, so a reader never sees half of it; a job cut short (a
+ * stopped server) is tried again from the start, at most PROVISION_ATTEMPTS times. The release's
+ * READY state, its row counts and the audit entry are written in one transaction with the job's end.
+ */
+export function provisionHandler(deps: { warehouse: WarehouseEngine; store: FileStore; config: Config }): JobHandler {
+  const { warehouse, store, config } = deps;
+
+  async function recordFailure(tx: DbOrTx, job: JobRow, reason: string): Promise<void> {
+    const payload = job.payload as unknown as ProvisionPayload;
+    const release = await workbenchRepository.findReleaseForUpdate(tx, payload.releaseId);
+    if (!release) return;
+    await workbenchRepository.updateRelease(tx, release.id, { state: 'FAILED', error: reason });
+    await appendAuditEntry(tx, payload.auditContext ?? {}, {
+      eventType: 'WORKBENCH_PROVISIONING_FAILED',
+      outcome: 'FAILURE',
+      message: `Releasing cohort ${release.cohortId} (version ${release.cohortVersion}) to workbench ${release.workbenchId} failed: ${reason}`,
+      resourceType: 'workbench',
+      resourceId: release.workbenchId,
+      details: { kind: 'cohort', cohort_id: release.cohortId, version: release.cohortVersion, reason, attempts: job.attempts },
+    });
+  }
+
+  return {
+    kind: PROVISION_JOB,
+    concurrency: 1,
+
+    async run({ job, db, finish, progress }) {
+      const payload = job.payload as unknown as ProvisionPayload;
+      const release = await workbenchRepository.findRelease(db, payload.releaseId);
+      // Removed from the workbench (or the workbench deleted) before its turn came.
+      if (!release) return void (await finish('SUCCEEDED', async () => undefined));
+      const [cohort, version] = await Promise.all([
+        cohortRepository.findById(db, release.cohortId),
+        cohortRepository.findVersionById(db, release.cohortVersionId),
+      ]);
+      const key = releasedCohortKey(release.workbenchId, release.directory);
+      let staged: string | undefined;
+      try {
+        const state = warehouse.state;
+        if (!cohort || !version) throw new ReleaseRefused('The cohort version no longer exists.');
+        if (!state || state.schema !== version.datasetSchema) {
+          throw new ReleaseRefused('The data this cohort version was taken from is no longer served (the warehouse was reloaded); refresh the cohort and release its new version.');
+        }
+        await workbenchRepository.updateRelease(db, release.id, { state: 'PROVISIONING', progress: 0, error: null });
+        staged = await store.stagingDir();
+        const counts: Partial<Record<ReleasedTable, number>> = {};
+        const steps = RELEASED_CDM_TABLES.length + 1;
+        for (const [i, table] of RELEASED_CDM_TABLES.entries()) {
+          const select = releaseSelect(state.schema, table, version.id);
+          counts[table.name as ReleasedTable] = await warehouse.exportCsvGzip(select, path.join(staged, `${table.name}.csv.gz`), { timeoutMs: config.queryTimeoutMs * 10 });
+          const fraction = (i + 1) / steps;
+          await Promise.all([progress(fraction), workbenchRepository.updateRelease(db, release.id, { progress: fraction })]);
+        }
+        if (counts.person !== version.personCount) {
+          throw new Error(`person.csv.gz holds ${counts.person} persons, the cohort version ${version.personCount}`);
+        }
+        await fs.writeFile(path.join(staged, 'data_dictionary.csv'), dataDictionaryCsv());
+        await fs.writeFile(
+          path.join(staged, 'README.txt'),
+          readme({ cohort: cohort.name, version: version.version, personCount: version.personCount, releasedAt: release.releasedAt, counts }),
+        );
+        await store.publish(staged, key);
+        staged = undefined;
+        let gone = false;
+        await finish('SUCCEEDED', async (tx) => {
+          const current = await workbenchRepository.findReleaseForUpdate(tx, release.id);
+          if (!current) {
+            gone = true;
+            return;
+          }
+          await workbenchRepository.updateRelease(tx, release.id, { state: 'READY', progress: 1, error: null, rowCounts: counts });
+          const total = Object.values(counts).reduce((a, b) => a + b, 0);
+          await appendAuditEntry(tx, payload.auditContext ?? {}, {
+            eventType: 'WORKBENCH_DATA_RELEASED',
+            outcome: 'SUCCESS',
+            message: `Cohort "${cohort.name}" (version ${version.version}, ${version.personCount} persons) was released to workbench ${release.workbenchId}: ${total} rows in ${RELEASED_CDM_TABLES.length} tables`,
+            resourceType: 'workbench',
+            resourceId: release.workbenchId,
+            details: { kind: 'cohort', cohort_id: cohort.id, version: version.version, person_count: version.personCount, row_counts: counts, directory: `released/cohorts/${release.directory}` },
+          });
+        });
+        // Taken out while its files were being written: they go too.
+        if (gone) await store.remove(key);
+      } catch (error) {
+        if (staged) await store.discard(staged).catch(() => undefined);
+        if (error instanceof ReleaseRefused) {
+          await finish('FAILED', (tx) => recordFailure(tx, job, error.message), error.message);
+          return;
+        }
+        throw error;
+      }
+    },
+
+    failed: recordFailure,
+
+    describeError: (error) => (error instanceof WarehouseTimeoutError ? error.message : UNEXPECTED),
+  };
+}
