@@ -9,12 +9,18 @@ import { SESSION_REFETCH_SECONDS } from '@/lib/auth/session-tokens';
 import { AuthSync } from '@/features/auth/components/auth-sync';
 import dynamic from 'next/dynamic';
 import { makeStore } from './store';
-import { ThirdPartyServices } from './third-party-services';
 import { THEME } from './theme';
 
 // Toasts are only needed once something goes wrong or succeeds: their code loads after the page.
 // Toasts raised before it arrives wait in the notifier's queue.
 const NotificationBridge = dynamic(() => import('@/features/shell/components/notification-bridge'), { ssr: false });
+
+// Product analytics and error reporting exist only in builds that configure one of them: these
+// variables are fixed at build time, so without them the branch (and its chunk) is dropped whole.
+const ThirdPartyServices =
+  process.env.NEXT_PUBLIC_POSTHOG_KEY || process.env.NEXT_PUBLIC_SENTRY_DSN
+    ? dynamic(() => import('./third-party-services'), { ssr: false })
+    : () => null;
 
 /** Session, store, theme and toasts: everything every page sits in. */
 export function AppProviders({ session, children }: { session?: Session | null; children: ReactNode }) {

@@ -12,11 +12,16 @@ export type RootState = ReturnType<typeof rootReducer>;
 /** Builds the store: the API slice, the auth and data explorer slices and the global handler of failed calls. */
 export function makeStore(preloadedState?: Partial<RootState>) {
   const errorListener = createApiErrorListener();
-  const analyticsListener = createAnalyticsListener();
   const store = configureStore({
     reducer: rootReducer,
     preloadedState,
-    middleware: (getDefault) => getDefault().prepend(errorListener.middleware, analyticsListener.middleware).concat(baseApi.middleware),
+    middleware: (getDefault) => {
+      const chain = getDefault().prepend(errorListener.middleware);
+      // Without an analytics key (fixed at build time) there is nothing to listen for, and the
+      // listener is left out of the bundle. It adds no dispatch overload the app uses.
+      const withAnalytics = process.env.NEXT_PUBLIC_POSTHOG_KEY ? (chain.prepend(createAnalyticsListener().middleware) as unknown as typeof chain) : chain;
+      return withAnalytics.concat(baseApi.middleware);
+    },
   });
   setupListeners(store.dispatch);
   return store;

@@ -6,7 +6,6 @@ import { identifyToServices, startThirdPartyServices } from '@/lib/observability
 import { useAppSelector } from './hooks';
 
 const SERVICES = publicServicesConfig();
-const ANY_SERVICE = Boolean(SERVICES.posthogKey || SERVICES.sentryDsn);
 
 function IdentifyToServices() {
   const idToken = useAppSelector(selectIdToken);
@@ -19,10 +18,10 @@ function IdentifyToServices() {
   return null;
 }
 
-/** Product analytics and error reporting, when configured; renders nothing. */
-export function ThirdPartyServices() {
+/** Starts product analytics and error reporting (app-providers loads it only when one is configured). */
+export default function ThirdPartyServices() {
   useEffect(() => {
-    if (ANY_SERVICE) startThirdPartyServices(SERVICES);
+    startThirdPartyServices(SERVICES);
   }, []);
-  return ANY_SERVICE ? <IdentifyToServices /> : null;
+  return <IdentifyToServices />;
 }
