@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
-import { publicServicesConfig } from '@/config/public-config';
+import { addListener } from '@reduxjs/toolkit';
+import { trackSuccessfulCalls } from '@/lib/analytics/analytics-listener';
+import { publicServicesConfig } from '@/lib/observability/public-services-config';
 import { selectIdToken } from '@/features/auth/slice';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { identifyToServices, startThirdPartyServices } from '@/lib/observability/third-party-services';
-import { useAppSelector } from './hooks';
+import { useAppDispatch, useAppSelector } from './hooks';
 
 const SERVICES = publicServicesConfig();
 
@@ -20,8 +22,10 @@ function IdentifyToServices() {
 
 /** Starts product analytics and error reporting (app-providers loads it only when one is configured). */
 export default function ThirdPartyServices() {
+  const dispatch = useAppDispatch();
   useEffect(() => {
     startThirdPartyServices(SERVICES);
-  }, []);
+    if (SERVICES.posthogKey) return dispatch(addListener(trackSuccessfulCalls));
+  }, [dispatch]);
   return <IdentifyToServices />;
 }

@@ -1,4 +1,4 @@
-import { createListenerMiddleware, isFulfilled } from '@reduxjs/toolkit';
+import { isFulfilled, type UnknownAction } from '@reduxjs/toolkit';
 import { track, type AnalyticsEvent, type AnalyticsProperties } from './analytics';
 
 type Tracked = { event: AnalyticsEvent; properties?: AnalyticsProperties } | null;
@@ -17,17 +17,17 @@ export const TRACKED_CALLS: Record<string, (args: unknown) => Tracked> = {
   startNotebook: () => ({ event: 'notebook_started' }),
 };
 
-/** Sends the product event of each successful tracked call. */
-export function createAnalyticsListener() {
-  const listener = createListenerMiddleware();
-  listener.startListening({
-    matcher: isFulfilled,
-    effect: (action) => {
-      const arg = (action.meta as { arg?: { endpointName?: string; originalArgs?: unknown; type?: string } }).arg;
-      const pick = arg?.endpointName && arg.type === 'mutation' ? TRACKED_CALLS[arg.endpointName] : undefined;
-      const tracked = pick?.(arg!.originalArgs);
-      if (tracked) track(tracked.event, tracked.properties);
-    },
-  });
-  return listener;
-}
+/**
+ * The listener that sends the product event of each successful tracked call. It is added to the
+ * store's listener middleware at run time (`addListener`) by the analytics starter, so a build
+ * without analytics carries none of this.
+ */
+export const trackSuccessfulCalls = {
+  matcher: isFulfilled,
+  effect: (action: UnknownAction) => {
+    const arg = (action.meta as { arg?: { endpointName?: string; originalArgs?: unknown; type?: string } } | undefined)?.arg;
+    const pick = arg?.endpointName && arg.type === 'mutation' ? TRACKED_CALLS[arg.endpointName] : undefined;
+    const tracked = pick?.(arg!.originalArgs);
+    if (tracked) track(tracked.event, tracked.properties);
+  },
+};

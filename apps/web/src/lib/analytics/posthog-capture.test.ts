@@ -1,10 +1,10 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configureStore } from '@reduxjs/toolkit';
+import { addListener, configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
 import { createApi } from '@reduxjs/toolkit/query';
 import { eventually, listen, startCaptureServer } from '@/test-support/capture-server';
 import { ANALYTICS_FLUSH_INTERVAL_MS } from '@/config/constants';
-import { createAnalyticsListener } from './analytics-listener';
+import { trackSuccessfulCalls } from './analytics-listener';
 import { identifyUser, setAnalyticsClient, track } from './analytics';
 import { forwardToPostHog } from './ingest-proxy';
 import { startPostHog, withoutPersonalParts } from './posthog-client';
@@ -53,10 +53,13 @@ describe('product analytics (PostHog through /ingest)', () => {
         updateCohort: build.mutation<unknown, unknown>({ query: (body) => ({ url: '/c/1', body }) }),
       }),
     });
+    // As in the app: a listener middleware that the analytics starter adds the listener to.
+    const listeners = createListenerMiddleware();
     const store = configureStore({
       reducer: { [api.reducerPath]: api.reducer },
-      middleware: (getDefault) => getDefault().prepend(createAnalyticsListener().middleware).concat(api.middleware),
+      middleware: (getDefault) => getDefault().prepend(listeners.middleware).concat(api.middleware),
     });
+    store.dispatch(addListener(trackSuccessfulCalls));
 
     // Before sign-in: the event is anonymous and makes no person profile.
     track('workbench_created');

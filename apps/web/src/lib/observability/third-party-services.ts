@@ -1,4 +1,4 @@
-import type { PublicServicesConfig } from '@/config/public-config';
+import type { PublicServicesConfig } from './public-services-config';
 import { expectAnalyticsClient, identifyUser, resetAnalytics } from '@/lib/analytics/analytics';
 
 type SentryModule = typeof import('@/lib/errors/sentry-reporter');
