@@ -19,13 +19,7 @@ const nextConfig: NextConfig = {
   async redirects() {
     return [{ source: '/', destination: '/data-explorer', permanent: false }];
   },
-  // posthog-js posts to the app's own /ingest; the API route forwards to POSTHOG_HOST, read at run time.
-  async rewrites() {
-    return [
-      { source: '/ingest', destination: '/api/ingest' },
-      { source: '/ingest/:path*', destination: '/api/ingest/:path*' },
-    ];
-  },
+
 };
 
 export default nextConfig;

@@ -15,7 +15,7 @@ export function postHogHost(env: NodeJS.ProcessEnv = process.env): string | null
 }
 
 /**
- * Forwards `/ingest/<path>` (the app's own origin, so ad blockers and CSP stay simple) to
+ * Forwards `/api/ingest/<path>` (the app's own origin, so ad blockers and CSP stay simple) to
  * `<POSTHOG_HOST>/<path>`, streaming both ways. Without POSTHOG_HOST it answers 404.
  */
 export function forwardToPostHog(req: IncomingMessage, res: ServerResponse, host: string | null = postHogHost()): Promise<void> {

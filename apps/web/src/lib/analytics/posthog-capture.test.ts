@@ -33,7 +33,7 @@ beforeAll(async () => {
   // The app's /ingest route, served by its real handler, in front of the fake PostHog host.
   app = await listen(http.createServer((req, res) => void forwardToPostHog(req, res, posthogHost.url)));
   window.history.replaceState({}, '', `/cohorts?search=${encodeURIComponent(EMAIL)}`);
-  await startPostHog({ key: 'phc_test_project', recording: false, apiHost: `${app.url}/ingest` });
+  await startPostHog({ key: 'phc_test_project', recording: false, apiHost: `${app.url}/api/ingest` });
 });
 afterAll(async () => {
   setAnalyticsClient(null);
@@ -41,7 +41,7 @@ afterAll(async () => {
   await posthogHost.close();
 });
 
-describe('product analytics (PostHog through /ingest)', () => {
+describe('product analytics (PostHog through /api/ingest)', () => {
   it('sends the main actions, identified by platform id only, with no health or personal data', async () => {
     // The app's real calls, answered locally: their arguments hold a query tree and an address.
     const api = createApi({
@@ -104,9 +104,9 @@ describe('product analytics (PostHog through /ingest)', () => {
     }
   }, 45_000);
 
-  it('forwards /ingest without the session cookie, credentials or the client address', async () => {
+  it('forwards /api/ingest without the session cookie, credentials or the client address', async () => {
     const before = posthogHost.requests.length;
-    const answer = await fetch(`${app.url}/ingest/flags/?v=2`, {
+    const answer = await fetch(`${app.url}/api/ingest/flags/?v=2`, {
       method: 'POST',
       headers: { cookie: 'next-auth.session-token=secret', authorization: 'Bearer secret', 'x-forwarded-for': '10.1.2.3', 'content-type': 'application/json' },
       body: '{"token":"phc_test_project"}',
@@ -121,7 +121,7 @@ describe('product analytics (PostHog through /ingest)', () => {
 
   it('says analytics is off when POSTHOG_HOST is not set', async () => {
     const off = await listen(http.createServer((req, res) => void forwardToPostHog(req, res, null)));
-    const answer = await fetch(`${off.url}/ingest/e/`, { method: 'POST', body: '[]' });
+    const answer = await fetch(`${off.url}/api/ingest/e/`, { method: 'POST', body: '[]' });
     await off.close();
     expect(answer.status).toBe(404);
     expect(await answer.json()).toEqual({ detail: 'Analytics is not configured (POSTHOG_HOST).' });

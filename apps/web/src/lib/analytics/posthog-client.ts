@@ -2,8 +2,12 @@ import posthog, { type CaptureResult, type PostHogConfig } from 'posthog-js';
 import { ANALYTICS_FLUSH_INTERVAL_MS, ANALYTICS_IDLE_AFTER_MS } from '@/config/constants';
 import { ANALYTICS_EVENTS, setAnalyticsClient, type AnalyticsClient } from './analytics';
 
-/** The app's own path that the Next.js server forwards to POSTHOG_HOST (same origin: CSP `connect-src 'self'`). */
-export const INGEST_PATH = '/ingest';
+/**
+ * The app's own ingest path, forwarded to POSTHOG_HOST (same origin: CSP `connect-src 'self'`). It
+ * sits under /api because a Next.js rewrite from a bare /ingest would put the client router's
+ * rewrite matching (about 3 kB gzipped) into every page's first load.
+ */
+export const INGEST_PATH = '/api/ingest';
 
 /** Events of posthog-js itself that may leave, besides the app's own. */
 const SDK_EVENTS = new Set(['$pageview', '$pageleave', '$identify', '$snapshot', '$opt_in']);
