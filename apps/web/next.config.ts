@@ -24,6 +24,7 @@ const nextConfig: NextConfig = {
   async redirects() {
     return [{ source: '/', destination: '/data-explorer', permanent: false }];
   },
+
 };
 
 export default nextConfig;

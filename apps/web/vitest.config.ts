@@ -2,7 +2,13 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { alias: { '@': path.join(__dirname, 'src') } },
+  resolve: {
+    alias: {
+      '@': path.join(__dirname, 'src'),
+      // jsdom stands in for the browser: the SDK's browser build, as the app's bundle gets it.
+      '@sentry/nextjs': require.resolve('@sentry/nextjs').replace(/build\/cjs\/index\.server\.js$/, 'build/esm/index.client.js'),
+    },
+  },
   oxc: { jsx: { runtime: 'automatic' } },
   test: {
     environment: 'jsdom',
@@ -10,6 +16,6 @@ export default defineConfig({
     setupFiles: ['./vitest.setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
-    server: { deps: { inline: ['@react-querybuilder/antd'] } },
+    server: { deps: { inline: ['@react-querybuilder/antd', '@sentry/nextjs'] } },
   },
 });

@@ -14,6 +14,7 @@ import type { FileStore } from './storage/file-store';
 import type { ComputeCatalogue } from './workbenches/compute-catalogue';
 import type { WarehouseEngine } from './warehouse/warehouse-engine';
 import type { NotebookServices } from './notebooks/notebook-services';
+import type { ServerErrorReporter } from './observability/error-reporting';
 
 /** What handlers and commands work with: built once at start-up, handed to the app. */
 export interface AppServices {
@@ -43,4 +44,6 @@ export interface AppServices {
   computeCatalogue: ComputeCatalogue;
   /** Notebooks: the runtime driver, the proxy's sessions and activity, idle stop. */
   notebooks: NotebookServices;
+  /** The error-reporting service (Sentry), when SENTRY_DSN is set. */
+  errorReporter?: ServerErrorReporter;
 }

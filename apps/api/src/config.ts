@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { PerturbationSettings } from './warehouse/perturbation';
 import type { S3Settings } from './documents/s3-document-store';
+import { parseVizzlyPrivateKey, type VizzlySettings } from './visualisation/vizzly-tokens';
 import { ID_TOKEN_AUDIENCE_DEFAULT, LIMITS } from '@hdp/contract';
 import { DEFAULT_CATALOGUE_FILE } from './workbenches/compute-catalogue';
 import { CLIENT_ADDRESS_SECRET_MIN_LENGTH } from '@hdp/contract/client-address';
@@ -75,6 +76,14 @@ const EnvSchema = z.object({
   NOTEBOOK_IDLE_MINUTES: z.coerce.number().positive().max(7 * 24 * 60).default(30),
   NOTEBOOK_SOCKET_DIR: z.string().optional(),
   NOTEBOOK_START_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
+  VIZZLY_PRIVATE_KEY: z.string().optional(),
+  VIZZLY_PROJECT_ID: z.string().max(200).optional(),
+  VIZZLY_DATA_SET_IDS: z.string().optional(),
+  VIZZLY_WORKBENCH_FIELD: z.string().min(1).max(200).default('workbench_id'),
+  VIZZLY_TOKEN_TTL_MINUTES: z.coerce.number().int().min(1).max(60).default(10),
+  SENTRY_DSN: z.url().optional(),
+  SENTRY_TRACES_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.7),
+  SENTRY_ENVIRONMENT: z.string().max(64).optional(),
 });
 
 export interface ExternalIssuerConfig {
@@ -150,6 +159,10 @@ export interface Config {
     /** How long a notebook server gets to answer after it is launched. */
     startTimeoutSeconds: number;
   };
+  /** The data visualisation service's token signing, when configured (else its route answers 503). */
+  vizzly?: VizzlySettings;
+  /** Error reporting, when a DSN is set; off otherwise. */
+  sentry?: { dsn: string; tracesSampleRate: number; environment?: string };
 }
 
 /** Reads the configuration from the environment; a bad value stops start-up with the variable named. */
@@ -162,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (e.DOCUMENT_STORAGE === 's3' && !e.S3_BUCKET) throw new Error('Invalid configuration: S3_BUCKET is required with DOCUMENT_STORAGE=s3');
   if (e.OIDC_ISSUER && !e.OIDC_AUDIENCE) throw new Error('Invalid configuration: OIDC_AUDIENCE is required with OIDC_ISSUER');
+  const vizzly = vizzlySettingsFrom(e);
   return {
     host: e.API_HOST,
     port: e.API_PORT,
@@ -223,5 +237,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       socketDir: e.NOTEBOOK_SOCKET_DIR ? path.resolve(e.NOTEBOOK_SOCKET_DIR) : undefined,
       startTimeoutSeconds: e.NOTEBOOK_START_TIMEOUT_SECONDS,
     },
+    vizzly,
+    sentry: e.SENTRY_DSN
+      ? { dsn: e.SENTRY_DSN, tracesSampleRate: e.SENTRY_TRACES_SAMPLE_RATE, environment: e.SENTRY_ENVIRONMENT || undefined }
+      : undefined,
+  };
+}
+
+/** The variables that turn the visualisation tokens on, all needed together. */
+export const VIZZLY_REQUIRED_VARIABLES = ['VIZZLY_PRIVATE_KEY', 'VIZZLY_PROJECT_ID', 'VIZZLY_DATA_SET_IDS'] as const;
+
+/**
+ * Vizzly's settings, or undefined when none of its variables is set. A partial or unusable setting
+ * stops start-up: a half-configured service would only fail later, at a user's first dashboard.
+ */
+function vizzlySettingsFrom(e: z.infer<typeof EnvSchema>): VizzlySettings | undefined {
+  const given = VIZZLY_REQUIRED_VARIABLES.filter((name) => e[name]?.trim());
+  if (given.length === 0) return undefined;
+  const missing = VIZZLY_REQUIRED_VARIABLES.filter((name) => !given.includes(name));
+  if (missing.length > 0) throw new Error(`Invalid configuration: ${missing.join(', ')} must be set with ${given.join(', ')}`);
+  let privateKey;
+  try {
+    privateKey = parseVizzlyPrivateKey(e.VIZZLY_PRIVATE_KEY!);
+  } catch (error) {
+    throw new Error(`Invalid configuration: VIZZLY_PRIVATE_KEY: ${(error as Error).message}`);
+  }
+  const dataSetIds = e.VIZZLY_DATA_SET_IDS!.split(',').map((id) => id.trim()).filter(Boolean);
+  if (dataSetIds.includes('*')) {
+    // A secure filter is keyed by data set; "every data set" would leave new ones unfiltered.
+    throw new Error('Invalid configuration: VIZZLY_DATA_SET_IDS: list the data set ids; "*" cannot carry a workbench filter');
+  }
+  return {
+    privateKey,
+    projectId: e.VIZZLY_PROJECT_ID!.trim(),
+    dataSetIds,
+    workbenchField: e.VIZZLY_WORKBENCH_FIELD,
+    ttlMinutes: e.VIZZLY_TOKEN_TTL_MINUTES,
   };
 }

@@ -22,6 +22,7 @@ import type { WarehouseEngine } from './warehouse/warehouse-engine';
 import { solver } from './warehouse/suppression';
 import { connectNotebookLifecycle, createNotebookServices } from './notebooks/notebook-services';
 import { notebookLifecycleHandler } from './notebooks/notebook-lifecycle-job';
+import { startSentry } from './observability/error-reporting';
 
 /** For commands that never touch health data: opening no warehouse leaves it free for the server. */
 const unavailableWarehouse: WarehouseEngine = {
@@ -103,6 +104,7 @@ export async function openServices(
       workbenchStore,
       computeCatalogue,
       notebooks,
+      errorReporter: config.sentry ? await startSentry(config.sentry) : undefined,
     };
     connectNotebookLifecycle(services);
     if (options.startWorker !== false && options.warehouse !== false) await jobs.start();
@@ -112,6 +114,7 @@ export async function openServices(
         services.notebooks.idle.stop();
         await services.notebooks.driver.close();
         await jobs.stop();
+        await services.errorReporter?.close();
         await warehouse!.close();
         await database.close();
         await releaseLock?.();

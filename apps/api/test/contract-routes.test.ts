@@ -34,9 +34,7 @@ const SPEC_CALLS = [
  * The calls whose handlers later work will write. When a handler lands, its route leaves this
  * list and this test says so.
  */
-const STILL_NOT_IMPLEMENTED = [
-  'getVisualisationToken',
-].sort();
+const STILL_NOT_IMPLEMENTED: string[] = [];
 
 describe('the OpenAPI document', () => {
   it('holds all 39 calls of the spec, with trailing slashes, and the identity endpoints', async () => {

@@ -51,6 +51,7 @@ export const AUDIT_EVENT_TYPES = [
   'NOTEBOOK_STOPPED',
   'NOTEBOOK_DELETED',
   'NOTEBOOK_OPENED',
+  'VISUALISATION_TOKEN_ISSUED',
 ] as const;
 
 /** How an audited action ended. */

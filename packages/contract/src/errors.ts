@@ -17,5 +17,6 @@ export const ERROR_STATUSES = {
   429: 'Too many attempts; retry after the time in Retry-After.',
   500: 'An unexpected server error; the request id in the logs tells more.',
   501: 'The route is part of the contract but not implemented yet.',
+  503: 'A service the call needs is not configured or not reachable; the detail says which.',
 } as const;
 export type ErrorStatus = keyof typeof ERROR_STATUSES;

@@ -15,3 +15,4 @@ export * from './schemas/cohorts';
 export * from './schemas/workbenches';
 export * from './schemas/notebooks';
 export * from './notebook-lifecycle';
+export * from './schemas/visualisation';

@@ -20,3 +20,13 @@ export function isOwnerOrAdmin(actor: IdentifiedActor, ownerId: string): boolean
 export function isWorkbenchMemberOrAdmin(actor: IdentifiedActor, memberIds: readonly string[]): boolean {
   return actor.status === 'ACTIVE' && (memberIds.includes(actor.id) || hasRole(actor, 'ADMIN'));
 }
+
+/**
+ * Object-level rule for what releases a workbench's row-level data to a person (visualisation
+ * tokens): its members only, whatever their role in it (`memberRole` is null for a non-member).
+ * An ADMIN who is not a member is refused like anyone else: the Five Safes give a project's data
+ * to the project's people alone.
+ */
+export function isWorkbenchMember(actor: IdentifiedActor, memberRole: string | null): boolean {
+  return actor.status === 'ACTIVE' && memberRole !== null;
+}

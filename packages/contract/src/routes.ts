@@ -31,6 +31,7 @@ import {
   ZoneList,
 } from './schemas/workbenches';
 import { Notebook, NotebookCreate, NotebookList, NotebookListQuery, NotebookOpen } from './schemas/notebooks';
+import { VisualisationTokens } from './schemas/visualisation';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -248,8 +249,9 @@ export const ROUTES = {
   // Visualisation
   getVisualisationToken: {
     method: 'GET', path: '/api/v1/vizzly/tokens/{projectId}/', tag: 'visualisation',
-    access: { permission: 'visualisation:issueToken' }, summary: 'An access token for the data visualisation service',
-    params: p({ projectId: Id }),
+    access: { permission: 'visualisation:issueToken' },
+    summary: "Dashboard and data access tokens of the data visualisation service for a workbench (the project), for its members only; 503 when the service is not configured",
+    params: p({ projectId: Id }), responses: { 200: VisualisationTokens },
   },
 
   // Workbenches

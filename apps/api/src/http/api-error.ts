@@ -19,3 +19,5 @@ export const conflict = (detail: string) => new ApiError(409, detail);
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
   new ApiError(429, detail, { 'retry-after': String(retryAfterSeconds) });
 export const notImplemented = (detail: string) => new ApiError(501, detail);
+/** A service the call needs is not configured or not reachable; the detail says what to do. */
+export const serviceUnavailable = (detail: string) => new ApiError(503, detail);

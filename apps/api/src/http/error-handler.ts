@@ -18,9 +18,14 @@ const CONTEXT_LABEL: Record<string, string> = { body: 'body', querystring: 'quer
  * the field, and a 5xx never shows internals (the request id ties it to the log).
  */
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+  const reporter = app.services.errorReporter;
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
-      if (error.statusCode >= 500 && error.statusCode !== 501) request.log.error({ err: error }, 'server error');
+      // 501 (not built) and 503 (not configured) are deliberate answers, not faults.
+      if (error.statusCode >= 500 && error.statusCode !== 501 && error.statusCode !== 503) {
+        request.log.error({ err: error }, 'server error');
+        reporter?.report(error, request, error.statusCode);
+      }
       return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -39,6 +44,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): 
       return reply.code(status).send({ detail: describe ? describe(error, bodyLimit) : error.message });
     }
     request.log.error({ err: error }, 'unhandled error');
+    reporter?.report(error, request, 500);
     return reply.code(500).send({ detail: `Internal server error. Quote request id ${request.id} when reporting it.` });
   });
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { QueryExecutionStatus, QueryGroup, QueryResult } from '@hdp/contract';
 import type { DbOrTx } from '../db/database';
 import { cappedTotal } from '../db/paging';

@@ -12,6 +12,7 @@ import { userHandlers } from './users/user-handlers';
 import { dataExplorerHandlers } from './data-explorer/data-explorer-handlers';
 import { queryHandlers } from './queries/query-handlers';
 import { cohortHandlers } from './cohorts/cohort-handlers';
+import { visualisationHandlers } from './visualisation/visualisation-handlers';
 import { workbenchHandlers } from './workbenches/workbench-handlers';
 import { notebookHandlers } from './notebooks/notebook-handlers';
 
@@ -25,6 +26,7 @@ const HANDLERS: RouteHandlers = {
   ...dataExplorerHandlers,
   ...queryHandlers,
   ...cohortHandlers,
+  ...visualisationHandlers,
   ...workbenchHandlers,
   ...notebookHandlers,
 };

@@ -23,6 +23,12 @@ function pageNonce(): string | undefined {
   if (typeof document === 'undefined') return undefined;
   return document.querySelector('noscript[data-n-css]')?.getAttribute('data-n-css') || undefined;
 }
+// Product analytics and error reporting exist only in builds that configure one of them: these
+// variables are fixed at build time, so without them the branch (and its chunk) is dropped whole.
+const ThirdPartyServices =
+  process.env.NEXT_PUBLIC_POSTHOG_KEY || process.env.NEXT_PUBLIC_SENTRY_DSN
+    ? dynamic(() => import('./third-party-services'), { ssr: false })
+    : () => null;
 
 /** Session, store, theme and toasts: everything every page sits in. */
 export function AppProviders({ session, children }: { session?: Session | null; children: ReactNode }) {
@@ -34,6 +40,7 @@ export function AppProviders({ session, children }: { session?: Session | null; 
         <ConfigProvider theme={THEME} locale={enGB} tooltip={{ mouseEnterDelay: TOOLTIP_DELAY_SECONDS }} csp={csp}>
           <NotificationBridge />
           <AuthSync />
+          <ThirdPartyServices />
           {children}
         </ConfigProvider>
       </ReduxProvider>

@@ -16,6 +16,7 @@ export function makeStore(preloadedState?: Partial<RootState>) {
   const store = configureStore({
     reducer: rootReducer,
     preloadedState,
+    // The error listener's middleware also takes listeners added later (product analytics).
     middleware: (getDefault) => getDefault().prepend(errorListener.middleware).concat(baseApi.middleware),
   });
   setupListeners(store.dispatch);

@@ -61,8 +61,17 @@ export const DEFAULT_MACHINE_TYPE = 'n1-standard-4';
 /** Largest document upload, in bytes (the API enforces the same cap). */
 export const UPLOAD_MAX_BYTES = LIMITS.uploadMaxBytes;
 
-/** Share of traces the error-reporting service samples. */
+/** Share of traces the error-reporting service samples (NEXT_PUBLIC_SENTRY_TRACES_SAMPLE_RATE overrides it). */
 export const ERROR_TRACE_SAMPLE_RATE = 0.7;
+
+/**
+ * Product analytics (spec §9): queued events are sent every 3 s; a session recording sends its
+ * buffer at about 0.9 MB (posthog-js's own cap, not a setting); a recording goes idle after 5
+ * minutes without interaction.
+ */
+export const ANALYTICS_FLUSH_INTERVAL_MS = 3_000;
+export const ANALYTICS_RECORDING_BUFFER_BYTES = 0.9 * 1024 * 1024;
+export const ANALYTICS_IDLE_AFTER_MS = 5 * 60 * 1000;
 
 /** RTK Query cache: keep unused data 60 s; refetch on mount when older than 900 s. */
 export const KEEP_UNUSED_DATA_SECONDS = 60;

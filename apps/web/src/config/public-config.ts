@@ -11,3 +11,4 @@ export function apiBaseUrl(env: { NEXT_PUBLIC_API_BASE_URL?: string } = { NEXT_P
 
 /** The help centre is reached through this path, which redirects to HELP_CENTRE_URL at run time. */
 export const HELP_CENTRE_PATH = '/api/help-centre';
+

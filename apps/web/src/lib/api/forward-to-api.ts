@@ -14,6 +14,15 @@ export interface ForwardOptions {
   /** Signs the browser's address for the API (CLIENT_ADDRESS_SECRET). */
   clientAddressSecret?: string;
   trustProxy?: boolean;
+  /** The path and query to ask for at the target (default: the request's own). */
+  path?: string;
+  /**
+   * For a service other than the API (analytics, error reporting): only these request headers go
+   * out, and no client address, so the service gets no cookie, token or address.
+   */
+  onlyHeaders?: ReadonlySet<string>;
+  /** The detail of the 502 when the target does not answer. */
+  unreachable?: string;
 }
 
 /**
@@ -22,15 +31,18 @@ export interface ForwardOptions {
  * which Next.js `rewrites` cannot do (they are fixed at build time).
  */
 export function forwardToApi(req: IncomingMessage, res: ServerResponse, options: ForwardOptions): Promise<void> {
-  const target = new URL(req.url ?? '/', options.apiBaseUrl);
+  const target = new URL(options.path ?? req.url ?? '/', options.apiBaseUrl);
   const headers: http.OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (!NOT_FROM_BROWSER.has(name) && value !== undefined) headers[name] = value;
+    if (NOT_FROM_BROWSER.has(name) || value === undefined) continue;
+    if (!options.onlyHeaders || options.onlyHeaders.has(name)) headers[name] = value;
   }
-  Object.assign(headers, clientAddressHeaders(options.clientAddressSecret, browserAddress(req, options.trustProxy ?? false)));
-  const remote = req.socket.remoteAddress;
-  if (remote) headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${String(req.headers['x-forwarded-for'])}, ${remote}` : remote;
-  if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
+  if (!options.onlyHeaders) {
+    Object.assign(headers, clientAddressHeaders(options.clientAddressSecret, browserAddress(req, options.trustProxy ?? false)));
+    const remote = req.socket.remoteAddress;
+    if (remote) headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${String(req.headers['x-forwarded-for'])}, ${remote}` : remote;
+    if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
+  }
 
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
@@ -50,7 +62,7 @@ export function forwardToApi(req: IncomingMessage, res: ServerResponse, options:
     upstream.on('error', () => {
       if (!res.headersSent) {
         res.writeHead(502, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ detail: 'The API is not reachable.' }));
+        res.end(JSON.stringify({ detail: options.unreachable ?? 'The API is not reachable.' }));
       } else {
         res.destroy();
       }

@@ -143,6 +143,11 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
     failure: { endpoint: 'getCohort', status, detail: 'Cohort does not exist.' },
     expected: { type: 'error' as const, message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
   })),
+  ...[404, 503].map((status) => ({
+    name: `dashboard tokens ${status}, shown in the Dashboards tab`,
+    failure: { endpoint: 'getVisualisationToken', status, detail: 'Dashboards are not configured.' },
+    expected: { type: 'error' as const, message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
+  })),
   {
     name: 'query creation',
     failure: { endpoint: 'createQuery', status: 400, detail: 'name: is required' },
@@ -222,6 +227,7 @@ describe('the error catalogue', () => {
     ['a document upload the server failed', { endpoint: 'uploadDocument', status: 500 }],
     ['a route the catalogue does not name', { endpoint: 'listWorkbenches', status: 501 }],
     ['a cohort read the server failed', { endpoint: 'getCohort', status: 500 }],
+    ['dashboard tokens the server failed', { endpoint: 'getVisualisationToken', status: 500 }],
   ])('falls back to "Something went wrong" for %s', (_name, failure) => {
     expect(presentError(failure)).toMatchObject({ message: SOMETHING_WENT_WRONG, unexpected: true });
   });

@@ -94,6 +94,8 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   },
   // A missing cohort (or a draft the user may not see): the cohort page says so.
   { endpoints: ['getCohort'], statuses: [400, 404], type: 'error' },
+  // Dashboards not configured (503) or a workbench the user is not in (404): the Dashboards tab says so.
+  { endpoints: ['getVisualisationToken'], statuses: [404, 503], type: 'error' },
   { endpoints: ['createQuery'], statuses: '*', message: 'Query Creation Error.', description: SERVER_DETAIL, type: 'error' },
   {
     endpoints: ['uploadDocument'], statuses: [400, 413, 415, 422, 503], message: 'The document was not uploaded.',
