@@ -121,7 +121,8 @@ describe('provisioning survives a server killed mid-job', () => {
     }
     const release = workbench.cohorts[0]!;
     expect(release).toMatchObject({ state: 'READY', error: null });
-    expect(release.row_counts!.person).toBe(release.person_count);
+    // The workbench holds every person of the snapshot; the size shown outside is the released (perturbed) count.
+    expect(Math.abs(release.row_counts!.person! - release.person_count!)).toBeLessThanOrEqual(2);
     expect(fs.readdirSync(path.join(released, 'women-v1')).sort()).toEqual(
       [...RELEASED_TABLES.map((table) => `${table}.csv.gz`), 'README.txt', 'data_dictionary.csv'].sort(),
     );

@@ -105,9 +105,14 @@ export function registerInputGuard(app: FastifyInstance): void {
       findTextProblem(request.params, 'path') ??
       queryEncodingProblem(request.url) ??
       findTextProblem(request.query, 'query') ??
-      findTextProblem(request.body, 'body');
+      // A body left as a stream (the notebook proxy passes bodies through untouched) is not parsed input.
+      (isStream(request.body) ? undefined : findTextProblem(request.body, 'body'));
     done(problem ? badRequest(problem) : undefined);
   });
+}
+
+function isStream(body: unknown): boolean {
+  return typeof (body as { pipe?: unknown } | null)?.pipe === 'function';
 }
 
 /** The detail for a multipart body the parser cannot read, in words a client can act on. */

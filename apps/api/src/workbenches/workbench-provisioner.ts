@@ -9,6 +9,7 @@ import type { JobHandler } from '../jobs/job-worker';
 import type { JobRow } from '../jobs/job-repository';
 import type { FileStore } from '../storage/file-store';
 import { dataDictionaryCsv, RELEASED_CDM_TABLES, releaseSelect } from '../warehouse/cohort-export';
+import { countSnapshot } from '../warehouse/cohort-snapshots';
 import { WarehouseTimeoutError, type WarehouseEngine } from '../warehouse/warehouse-engine';
 import { workbenchRepository } from './workbench-repository';
 import { releasedCohortKey, workbenchKey } from './workbench-storage';
@@ -131,13 +132,15 @@ export function provisionHandler(deps: { warehouse: WarehouseEngine; store: File
           await progress(fraction);
           await workbenchRepository.updateRelease(db, release.id, { progress: fraction });
         });
-        if (counts.person !== version.personCount) {
-          throw new Error(`person.csv.gz holds ${counts.person} persons, the cohort version ${version.personCount}`);
+        // The version's stored size is the released (perturbed) count; the snapshot holds the exact one.
+        const persons = await countSnapshot(warehouse, version.id);
+        if (counts.person !== persons) {
+          throw new Error(`person.csv.gz holds ${counts.person} persons, the cohort version's snapshot ${persons}`);
         }
         await fs.writeFile(path.join(staged, 'data_dictionary.csv'), dataDictionaryCsv());
         await fs.writeFile(
           path.join(staged, 'README.txt'),
-          readme({ cohort: cohort.name, version: version.version, personCount: version.personCount, releasedAt: release.releasedAt, counts }),
+          readme({ cohort: cohort.name, version: version.version, personCount: persons, releasedAt: release.releasedAt, counts }),
         );
         await store.publish(staged, key);
         staged = undefined;
@@ -153,10 +156,10 @@ export function provisionHandler(deps: { warehouse: WarehouseEngine; store: File
           await appendAuditEntry(tx, payload.auditContext ?? {}, {
             eventType: 'WORKBENCH_DATA_RELEASED',
             outcome: 'SUCCESS',
-            message: `Cohort "${cohort.name}" (version ${version.version}, ${version.personCount} persons) was released to workbench ${release.workbenchId}: ${total} rows in ${RELEASED_CDM_TABLES.length} tables`,
+            message: `Cohort "${cohort.name}" (version ${version.version}, ${persons} persons) was released to workbench ${release.workbenchId}: ${total} rows in ${RELEASED_CDM_TABLES.length} tables`,
             resourceType: 'workbench',
             resourceId: release.workbenchId,
-            details: { kind: 'cohort', cohort_id: cohort.id, version: version.version, person_count: version.personCount, row_counts: counts, directory: `released/cohorts/${release.directory}` },
+            details: { kind: 'cohort', cohort_id: cohort.id, version: version.version, person_count: persons, row_counts: counts, directory: `released/cohorts/${release.directory}` },
           });
         });
         // Taken out while its files were being written: they go too (with the whole folder if the workbench was deleted).

@@ -59,5 +59,6 @@ export async function expectReleasedRowsMatch(t: TestApp, folder: string, workbe
     expect(lines.length - 1, table).toBe(Number(expected!.n));
     expect(release.row_counts![table], table).toBe(Number(expected!.n));
   }
-  expect(release.row_counts!.person).toBe(release.person_count);
+  // The workbench holds every person of the snapshot; the size shown outside is the released (perturbed) count.
+  expect(Math.abs(release.row_counts!.person! - release.person_count!)).toBeLessThanOrEqual(2);
 }
