@@ -131,7 +131,12 @@ describe('audited suppression', () => {
           }
         });
       }),
-      { numRuns: 500 },
+      {
+        numRuns: 500,
+        // Found by this property: 18 persons whose count is perturbed up to 20, with nothing left to hide but
+        // the person count, which then bounds every hidden cell by less than the threshold's worth.
+        examples: [[[{ sex: 0, age: 0, race: 0, eth: 0, n: 18 }], [14913081, ...Array<number>(199).fill(0)]]],
+      },
     );
   }, 300_000);
 

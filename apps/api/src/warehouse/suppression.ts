@@ -245,7 +245,12 @@ export async function suppressSmallCounts(table: CountTable, threshold: number):
       // the person count is withheld, zeros included. A reader can then no longer tell a hidden zero
       // from a hidden count, so each cell may be anything from 0 to the person count (at least
       // the threshold): protected.
-      if (stuck) return { hidden: table.counts.map((_n, cell) => cell !== table.root), solves: auditor.solves };
+      // A person count perturbed up to the threshold from below it would bound every hidden cell by
+      // less than the threshold's worth: then it is withheld too.
+      if (stuck) {
+        const withholdRoot = table.counts[table.root]! < threshold;
+        return { hidden: table.counts.map((_n, cell) => withholdRoot || cell !== table.root), solves: auditor.solves };
+      }
     }
   } finally {
     auditor.dispose();
