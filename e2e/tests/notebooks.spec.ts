@@ -28,12 +28,12 @@ test.describe('notebooks', () => {
     });
     workbenchId = workbench.id;
     for (let attempt = 0; attempt < 120; attempt++) {
-      const current = await researcher.call<{ state: string; cohorts: { row_counts: Record<string, number> | null }[] }>('GET', `/workbenches/${workbenchId}/`);
+      const current = await researcher.call<{ state: string; cohorts: { row_counts: Record<string, number> | null; error: string | null }[] }>('GET', `/workbenches/${workbenchId}/`);
       if (current.state === 'READY') {
         persons = current.cohorts[0]!.row_counts!.person!;
         return;
       }
-      if (current.state === 'FAILED') throw new Error('the workbench did not provision');
+      if (current.state === 'FAILED') throw new Error(`the workbench did not provision: ${current.cohorts.map((c) => c.error).join('; ')}`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     throw new Error('the workbench did not become ready');
@@ -69,7 +69,7 @@ test.describe('notebooks', () => {
     const [jupyter] = await Promise.all([context.waitForEvent('page'), row.getByRole('button', { name: `Open ${notebookName}` }).click()]);
     await expect(jupyter).toHaveURL(/\/jupyter\/[0-9a-f-]{36}\/tree/, { timeout: 30_000 });
     await jupyter.getByRole('button', { name: 'New' }).click();
-    const [editor] = await Promise.all([context.waitForEvent('page'), jupyter.getByRole('link', { name: 'Python 3' }).click()]);
+    const [editor] = await Promise.all([context.waitForEvent('page'), jupyter.getByRole('menuitem', { name: /^Python 3/ }).click()]);
     await expect(editor).toHaveURL(/\/notebooks\/Untitled.*\.ipynb/, { timeout: 30_000 });
     await expect(editor.locator('#kernel_indicator_icon.kernel_idle_icon')).toBeAttached({ timeout: 30_000 });
     await editor.locator('.cell .CodeMirror').first().click();

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setNotifier } from '@/lib/errors/notifier';
 import { fakeApi, renderWithStore } from '@/features/users/test-support';
 import { COLLEAGUE } from '@/features/workbenches/test-support';
@@ -11,8 +11,7 @@ const OWNER = { id: WORKBENCH_ID, my_role: 'OWNER' as const };
 
 afterEach(() => {
   setNotifier(null);
-  // The tab's polling must not outlive the test that started it.
-  document.body.innerHTML = '';
+  vi.unstubAllGlobals();
 });
 
 function rowOf(name: string) {
