@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
 import { apiAs, savedAndRunQuery } from '../support/api';
@@ -33,7 +35,10 @@ test.describe('notebooks', () => {
         persons = current.cohorts[0]!.row_counts!.person!;
         return;
       }
-      if (current.state === 'FAILED') throw new Error(`the workbench did not provision: ${current.cohorts.map((c) => c.error).join('; ')}`);
+      if (current.state === 'FAILED') {
+        const log = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'servers.log'), 'utf8').split('\n').slice(-40).join('\n');
+        throw new Error(`the workbench did not provision: ${current.cohorts.map((c) => c.error).join('; ')}\n${log}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     throw new Error('the workbench did not become ready');
