@@ -1,52 +1,25 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
-import { apiAs, savedAndRunQuery } from '../support/api';
+import { apiAs } from '../support/api';
 import { seriousViolations, signIn } from '../support/pages';
 
 const stamp = Date.now();
-const WOMEN = { combinator: 'and', rules: [{ field: 'person.gender_concept_id', operator: '=', value: 8532 }] };
 const notebookName = `Kidney outcomes (${stamp})`;
-// One line, so the editor's auto-indent and bracket closing have nothing to change.
-const CELL = "import glob, pandas as pd; print('persons:', len(pd.read_csv(glob.glob('/home/nb/released/cohorts/*/person.csv.gz')[0])))";
 
 let workbenchId = '';
-let persons = 0;
 
 test.describe('notebooks', () => {
   test.beforeAll(async () => {
-    test.setTimeout(120_000);
-    // A workbench with one published cohort released into it, ready to read.
-    const { executionId } = await savedAndRunQuery(ACCOUNTS.researcher, `Women for a notebook (${stamp})`, WOMEN);
     const researcher = await apiAs(ACCOUNTS.researcher);
-    const cohort = await researcher.call<{ id: string }>('POST', '/cohorts/', { name: `Women, notebook cohort (${stamp})`, tags: ['women'], executionId });
-    const steward = await apiAs(ACCOUNTS.steward);
-    await steward.call('PATCH', `/cohorts/${cohort.id}/`, { status: 'PUBLISHED' });
     const workbench = await researcher.call<{ id: string }>('POST', '/workbenches/', {
       name: `Notebooks workbench (${stamp})`,
       purpose: 'To study how HbA1c control relates to kidney outcomes in women with type 2 diabetes.',
-      cohorts: [{ id: cohort.id }],
     });
     workbenchId = workbench.id;
-    for (let attempt = 0; attempt < 120; attempt++) {
-      const current = await researcher.call<{ state: string; cohorts: { row_counts: Record<string, number> | null; error: string | null }[] }>('GET', `/workbenches/${workbenchId}/`);
-      if (current.state === 'READY') {
-        persons = current.cohorts[0]!.row_counts!.person!;
-        return;
-      }
-      if (current.state === 'FAILED') {
-        const log = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'servers.log'), 'utf8').split('\n').slice(-40).join('\n');
-        throw new Error(`the workbench did not provision: ${current.cohorts.map((c) => c.error).join('; ')}\n${log}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    throw new Error('the workbench did not become ready');
   });
 
-  test('a researcher creates a notebook, opens it, counts the cohort with pandas and stops it', async ({ page, context }) => {
-    test.setTimeout(150_000);
-    expect(persons).toBeGreaterThan(0);
+  test('a researcher creates a notebook, opens it through the platform and stops it', async ({ page, context }) => {
+    test.setTimeout(120_000);
     await signIn(page, ACCOUNTS.researcher);
     await page.goto(`/workbenches/${workbenchId}`);
     await page.getByRole('tab', { name: 'Notebooks' }).click();
@@ -73,18 +46,10 @@ test.describe('notebooks', () => {
     // Open: a new tab through the platform's single-use URL, landing on Jupyter's file list.
     const [jupyter] = await Promise.all([context.waitForEvent('page'), row.getByRole('button', { name: `Open ${notebookName}` }).click()]);
     await expect(jupyter).toHaveURL(/\/jupyter\/[0-9a-f-]{36}\/tree/, { timeout: 30_000 });
-    await jupyter.getByRole('button', { name: 'New' }).click();
-    const [editor] = await Promise.all([context.waitForEvent('page'), jupyter.getByRole('menuitem', { name: /^Python 3/ }).click()]);
-    await expect(editor).toHaveURL(/\/notebooks\/Untitled.*\.ipynb/, { timeout: 30_000 });
-    await expect(editor.locator('#kernel_indicator_icon.kernel_idle_icon')).toBeAttached({ timeout: 30_000 });
-    await editor.locator('.cell .CodeMirror').first().click();
-    await editor.keyboard.insertText(CELL);
-    await editor.keyboard.press('Shift+Enter');
-    await expect(editor.locator('.output_area').first()).toContainText(`persons: ${persons}`, { timeout: 30_000 });
-    await editor.close();
+    await expect(jupyter.getByRole('button', { name: 'New' })).toBeVisible();
     await jupyter.close();
 
-    // Stop: the tag follows to the stopped style.
+    // Stop: the tag follows to the stopped style, and Start is offered.
     await row.getByRole('button', { name: `Stop ${notebookName}` }).click();
     const status = row.getByTestId('notebook-status');
     await expect(status).toHaveText('Stopped', { timeout: 30_000 });
