@@ -173,6 +173,7 @@ export type WorkbenchSubmittedWithErrors = z.infer<typeof WorkbenchSubmittedWith
 
 export const Zone = z.object({ name: z.string(), description: z.string(), is_default: z.boolean() }).meta({ id: 'Zone' });
 export const ZoneList = z.object({ zones: z.array(Zone) }).meta({ id: 'ZoneList' });
+export type ZoneList = z.infer<typeof ZoneList>;
 
 export const MachineType = z
   .object({
@@ -186,11 +187,13 @@ export const MachineType = z
   })
   .meta({ id: 'MachineType' });
 export const MachineTypeList = z.object({ machine_types: z.array(MachineType) }).meta({ id: 'MachineTypeList' });
+export type MachineTypeList = z.infer<typeof MachineTypeList>;
 
 export const AcceleratorType = z
   .object({ name: z.string(), description: z.string(), max_count: z.number().int().min(1) })
   .meta({ id: 'AcceleratorType' });
 export const AcceleratorTypeList = z.object({ accelerator_types: z.array(AcceleratorType) }).meta({ id: 'AcceleratorTypeList' });
+export type AcceleratorTypeList = z.infer<typeof AcceleratorTypeList>;
 
 export const NotebookEnvironment = z
   .object({
@@ -203,3 +206,4 @@ export const NotebookEnvironment = z
   })
   .meta({ id: 'NotebookEnvironment' });
 export const NotebookEnvironmentList = z.object({ environments: z.array(NotebookEnvironment) }).meta({ id: 'NotebookEnvironmentList' });
+export type NotebookEnvironmentList = z.infer<typeof NotebookEnvironmentList>;

@@ -5,6 +5,7 @@ import {
   ERROR_CATALOGUE,
   findCatalogueEntry,
   NOTEBOOK_CREATION_FALLBACK,
+  NOTEBOOK_TRY_AGAIN,
   presentError,
   QUERY_NOT_EXECUTED,
   SOMETHING_WENT_WRONG,
@@ -106,6 +107,26 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
     name: 'notebook creation without one',
     failure: { endpoint: 'createNotebook', status: 500 },
     expected: { type: 'error', message: 'Notebook Creation Error.', description: NOTEBOOK_CREATION_FALLBACK, refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'a notebook start refused',
+    failure: { endpoint: 'startNotebook', status: 409, detail: 'The notebook is RUNNING; only a STOPPED or FAILED notebook can be started.' },
+    expected: { type: 'error', message: 'The notebook could not be started.', description: 'The notebook is RUNNING; only a STOPPED or FAILED notebook can be started.', refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'a notebook stop refused without a reason',
+    failure: { endpoint: 'stopNotebook', status: 409 },
+    expected: { type: 'error', message: 'The notebook could not be stopped.', description: NOTEBOOK_TRY_AGAIN, refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'a notebook delete refused',
+    failure: { endpoint: 'deleteNotebook', status: 403, detail: 'Only its creator or an owner of the workbench may delete it.' },
+    expected: { type: 'error', message: 'The notebook could not be deleted.', description: 'Only its creator or an owner of the workbench may delete it.', refreshPrompt: false, unexpected: false },
+  },
+  {
+    name: 'a notebook open refused',
+    failure: { endpoint: 'openNotebook', status: 409, detail: 'The notebook is not running.' },
+    expected: { type: 'error', message: 'The notebook could not be opened.', description: 'The notebook is not running.', refreshPrompt: false, unexpected: false },
   },
   {
     name: 'cohort update',

@@ -40,6 +40,7 @@ export const WORKBENCH_EDITS_WITH_ERRORS =
   'Please review the data and user inclusions of the workbench and submit the edits again. If the problem persists, contact support.';
 export const WORKBENCH_TRY_AGAIN = 'Please check the workbench and try again.';
 export const NOTEBOOK_CREATION_FALLBACK = 'Sorry, there was an error in creating your notebook. Please try again.';
+export const NOTEBOOK_TRY_AGAIN = 'Check its status in the list and try again.';
 export const QUERY_NOT_EXECUTED = 'Query has not been executed yet.';
 export const DOCUMENT_TRY_AGAIN = 'Please try again.';
 export const COHORT_TRY_AGAIN = 'Sorry, that did not work. Please try again.';
@@ -83,6 +84,15 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
     endpoints: ['createNotebook'], statuses: '*', message: 'Notebook Creation Error.',
     description: SERVER_DETAIL, fallbackDescription: NOTEBOOK_CREATION_FALLBACK, type: 'error',
   },
+  // A notebook that moved on since the list was drawn (409), a runtime that cannot run here (503), …: the API says why.
+  { endpoints: ['startNotebook'], statuses: [403, 404, 409, 422, 503], message: 'The notebook could not be started.',
+    description: SERVER_DETAIL, fallbackDescription: NOTEBOOK_TRY_AGAIN, type: 'error' },
+  { endpoints: ['stopNotebook'], statuses: [403, 404, 409], message: 'The notebook could not be stopped.',
+    description: SERVER_DETAIL, fallbackDescription: NOTEBOOK_TRY_AGAIN, type: 'error' },
+  { endpoints: ['deleteNotebook'], statuses: [403, 404, 409], message: 'The notebook could not be deleted.',
+    description: SERVER_DETAIL, fallbackDescription: NOTEBOOK_TRY_AGAIN, type: 'error' },
+  { endpoints: ['openNotebook'], statuses: [403, 404, 409, 503], message: 'The notebook could not be opened.',
+    description: SERVER_DETAIL, fallbackDescription: NOTEBOOK_TRY_AGAIN, type: 'error' },
   { endpoints: ['updateCohort'], statuses: '*', message: 'Cohort Publication Error.', description: SERVER_DETAIL, type: 'error' },
   {
     endpoints: ['createCohort'], statuses: '*', message: 'Cohort Creation Error.',

@@ -1,3 +1,4 @@
+import dynamic from 'next/dynamic';
 import { Alert, Button, Descriptions, Flex, Progress, Table, Tabs, type DescriptionsProps, type TableProps } from 'antd';
 import type { Workbench, WorkbenchCohort, WorkbenchDocument, WorkbenchMember, WorkbenchQuery } from '@hdp/contract';
 import { RELEASED_TABLES } from '@hdp/contract/workbench-rules';
@@ -11,6 +12,16 @@ import { refusalsDismissed, selectRefusals } from '../refusals-slice';
 import { canManageWorkbench } from '../workbench-abilities';
 import { ReleaseStateTag } from './release-state-tag';
 import { WorkbenchActions } from './workbench-actions';
+
+// Loaded when the tab is first opened: the list, its actions and the create dialog stay out of the page's first load.
+const NotebooksTab = dynamic(() => import('@/features/notebooks/components/notebooks-tab'), {
+  ssr: false,
+  loading: () => (
+    <p role="status" style={{ margin: 0 }}>
+      Loading the notebooks…
+    </p>
+  ),
+});
 
 const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24, marginBottom: 16 } as const;
 const H2 = { fontSize: 16, fontWeight: 600, margin: '0 0 12px' } as const;
@@ -253,14 +264,7 @@ export default function WorkbenchDetail({ workbench }: { workbench: Workbench })
             },
             {
               key: 'notebooks', label: 'Notebooks',
-              children: (
-                <>
-                  <h2 style={H2}>Notebooks</h2>
-                  <p style={{ margin: 0 }}>
-                    Notebooks are not available yet. Once they are, the members of this workbench will start Python and R notebooks here, next to its data.
-                  </p>
-                </>
-              ),
+              children: <NotebooksTab workbench={workbench} />,
             },
           ]}
         />

@@ -1,0 +1,96 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Notebook } from '@hdp/contract';
+import { showToast } from '@/lib/errors/notifier';
+import { useOpenNotebookMutation, useStartNotebookMutation } from '../api/notebook-actions';
+
+/**
+ * A tab opened during the click. Browsers allow new tabs only in answer to a click, and the open
+ * URL arrives after a call (or, for a stopped notebook, after its start), so the tab is opened
+ * first and sent to the URL when it arrives.
+ */
+function openBlankTab(name: string): Window | null {
+  const tab = window.open('', '_blank');
+  if (tab) {
+    tab.document.title = `Opening ${name}`;
+    tab.document.body.textContent = `Opening the notebook ${name}…`;
+  }
+  return tab;
+}
+
+function sendTab(tab: Window | null, url: string): void {
+  if (!tab || tab.closed) {
+    window.open(url, '_blank', 'noopener');
+    return;
+  }
+  // The notebook's page must not be able to reach back into the platform's page.
+  tab.opener = null;
+  tab.location.replace(url);
+}
+
+/**
+ * The open flow: asks the API for a single-use URL and opens it in a new tab. A stopped notebook
+ * is started first and opened once the list (which polls while it is STARTING) shows it RUNNING.
+ */
+export function useOpenNotebook(workbenchId: string, notebooks: readonly Notebook[] | undefined) {
+  const [openNotebook] = useOpenNotebookMutation();
+  const [startNotebook] = useStartNotebookMutation();
+  const [opening, setOpening] = useState<string | null>(null);
+  // `moved`: the list has shown it leave STOPPED; until then a STOPPED row is the list before the start.
+  const waiting = useRef<{ notebookId: string; tab: Window | null; moved: boolean } | null>(null);
+
+  const openInto = useCallback(
+    async (notebook: Pick<Notebook, 'id' | 'name'>, tab: Window | null) => {
+      setOpening(notebook.id);
+      try {
+        const { url } = await openNotebook({ workbenchId, notebookId: notebook.id }).unwrap();
+        sendTab(tab, url);
+      } catch {
+        tab?.close();
+        // The error catalogue has told the user.
+      } finally {
+        setOpening(null);
+      }
+    },
+    [openNotebook, workbenchId],
+  );
+
+  const open = useCallback((notebook: Notebook) => void openInto(notebook, openBlankTab(notebook.name)), [openInto]);
+
+  const startAndOpen = useCallback(
+    async (notebook: Notebook) => {
+      const tab = openBlankTab(notebook.name);
+      setOpening(notebook.id);
+      try {
+        await startNotebook({ workbenchId, notebookId: notebook.id }).unwrap();
+        waiting.current = { notebookId: notebook.id, tab, moved: false };
+      } catch {
+        tab?.close();
+        setOpening(null);
+      }
+    },
+    [startNotebook, workbenchId],
+  );
+
+  useEffect(() => {
+    const pending = waiting.current;
+    if (!pending) return;
+    const notebook = notebooks?.find((item) => item.id === pending.notebookId);
+    if (notebook && notebook.status !== 'STOPPED') pending.moved = true;
+    if (notebook?.status === 'RUNNING') {
+      waiting.current = null;
+      void openInto(notebook, pending.tab);
+    } else if ((notebooks && !notebook) || notebook?.status === 'FAILED' || (notebook?.status === 'STOPPED' && pending.moved)) {
+      waiting.current = null;
+      pending.tab?.close();
+      setOpening(null);
+      showToast({
+        type: 'error',
+        title: 'The notebook did not start',
+        description: notebook?.status_reason ?? 'Its status is shown in the list; try starting it again.',
+        duration: 0,
+      });
+    }
+  }, [notebooks, openInto]);
+
+  return { open, startAndOpen, opening };
+}
