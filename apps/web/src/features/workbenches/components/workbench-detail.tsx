@@ -14,6 +14,11 @@ import { ReleaseStateTag } from './release-state-tag';
 import { WorkbenchActions } from './workbench-actions';
 
 // Loaded when the tab is first opened: the list, its actions and the create dialog stay out of the page's first load.
+// Dashboards embed the visualisation service's React component, loaded only when the tab opens.
+const WorkbenchDashboards = dynamic(
+  () => import('@/features/dashboards/components/workbench-dashboards').then((module) => module.WorkbenchDashboards),
+  { ssr: false },
+);
 const NotebooksTab = dynamic(() => import('@/features/notebooks/components/notebooks-tab'), {
   ssr: false,
   loading: () => (
@@ -265,6 +270,10 @@ export default function WorkbenchDetail({ workbench }: { workbench: Workbench })
             {
               key: 'notebooks', label: 'Notebooks',
               children: <NotebooksTab workbench={workbench} />,
+            },
+            {
+              key: 'dashboards', label: 'Dashboards',
+              children: <WorkbenchDashboards workbenchId={workbench.id} />,
             },
           ]}
         />

@@ -60,15 +60,15 @@ describe('a workbench page', { timeout: 30_000 }, () => {
     expect(screen.getByRole('tab', { name: 'Notebooks' })).toBeInTheDocument();
   });
 
-  it('shows rows per table on the Data tab and says plainly that notebooks come later', async () => {
+  it('shows rows per table on the Data tab, and tabs for notebooks and dashboards', async () => {
     answering();
     renderWithStore(<WorkbenchPage workbenchId={workbench.id} />);
     await userEvent.click(await screen.findByRole('tab', { name: 'Data' }));
     await userEvent.click(screen.getByRole('button', { name: 'Rows per table' }));
     const rows = screen.getByRole('table', { name: 'Rows of Women with type 2 diabetes per table' });
     expect(within(rows).getAllByRole('row').map((row) => row.textContent)).toEqual(['TableRows', 'person273', 'condition_occurrence1,204']);
-    await userEvent.click(screen.getByRole('tab', { name: 'Notebooks' }));
-    expect(screen.getByText(/Notebooks are not available yet/)).toBeVisible();
+    expect(screen.getByRole('tab', { name: 'Notebooks' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Dashboards' })).toBeInTheDocument();
   });
 
   it('shows provisioning progress, and asks again until the data is ready', async () => {
