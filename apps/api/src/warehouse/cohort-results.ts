@@ -180,8 +180,8 @@ export async function aggregateResult(
   const personCountHidden = hidden[total.index]!;
   return {
     person_count: personCountHidden ? null : released[total.index]!,
-    // The person count is hidden only when it is small itself.
-    person_count_display: personCountHidden ? belowThreshold(threshold) : String(released[total.index]),
+    // Below the threshold it says so; withheld with the whole answer (rare, see suppression.ts), it is labelled like any hidden cell.
+    person_count_display: personCountHidden ? (released[total.index]! < threshold ? belowThreshold(threshold) : SUPPRESSED_LABEL) : String(released[total.index]),
     suppression_threshold: threshold,
     perturbed: options.perturbation.maxChange > 0,
     breakdowns: {

@@ -196,7 +196,8 @@ export class SuppressionAuditor {
  *    smallest shown non-zero cell nearest to it (in its lines, then in the lines of the hidden
  *    cells of those lines, …; a line's total counts as a cell of that line) is hidden too, and
  *    the audit runs again. Each round hides more, so this ends; when nothing is left to hide but
- *    the root, every other cell is withheld, zeros included.
+ *    the root, every other cell is withheld, zeros included (and the root too when its true count
+ *    is below `threshold - 1`).
  *
  * Returns which cells are hidden and how many linear programs were solved.
  */
@@ -243,13 +244,12 @@ export async function suppressSmallCounts(table: CountTable, threshold: number):
       }
       // Nothing near is left to hide (e.g. a person count of 20 made of 1 and 19): every cell but
       // the person count is withheld, zeros included. A reader can then no longer tell a hidden zero
-      // from a hidden count, so each cell may be anything from 0 to the person count (at least
-      // the threshold): protected.
-      // A person count perturbed up to the threshold from below it would bound every hidden cell by
-      // less than the threshold's worth: then it is withheld too.
+      // from a hidden count, so each cell may be anything from 0 to the person count: protected when
+      // that window holds `threshold` values. A person count perturbed up to the threshold from below
+      // is withheld too.
       if (stuck) {
-        const withholdRoot = table.counts[table.root]! < threshold;
-        return { hidden: table.counts.map((_n, cell) => withholdRoot || cell !== table.root), solves: auditor.solves };
+        const rootToo = table.counts[table.root]! < threshold - 1;
+        return { hidden: table.counts.map((_n, cell) => rootToo || cell !== table.root), solves: auditor.solves };
       }
     }
   } finally {
