@@ -1,6 +1,6 @@
 import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
-import { authSlice } from '@/features/auth/slice';
+import { authSlice } from '@/lib/auth/auth-slice';
 import { dataExplorerSlice } from '@/features/data-explorer/slice';
 import { workbenchRefusalsSlice } from '@/features/workbenches/refusals-slice';
 import { workbenchWizardSlice } from '@/features/workbenches/slice';

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { addListener } from '@reduxjs/toolkit';
 import { trackSuccessfulCalls } from '@/lib/analytics/analytics-listener';
 import { publicServicesConfig } from '@/lib/observability/public-services-config';
-import { selectIdToken } from '@/features/auth/slice';
+import { selectIdToken } from '@/lib/auth/auth-slice';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { identifyToServices, startThirdPartyServices } from '@/lib/observability/third-party-services';
 import { useAppDispatch, useAppSelector } from './hooks';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COHORT_STATUSES } from '@hdp/contract/cohort-lifecycle';
 import { canOpenSourceQuery, cohortAbilities, transitionsFrom, type Viewer } from './cohort-abilities';
-import { aCohort, AUTHOR, STEWARD } from './test-support';
+import { aCohort, AUTHOR, STEWARD } from '@/test-support/cohort-fixtures';
 
 const viewer = (id: string, roles: Viewer['roles'], status: Viewer['status'] = 'ACTIVE'): Viewer => ({ id, roles, status });
 const author = viewer(AUTHOR.id, ['RESEARCHER']);

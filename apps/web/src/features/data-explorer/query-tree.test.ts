@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryGroup } from '@hdp/contract';
 import { builderFields, countRules, sameTree, scopedTable, withoutIds } from './query-tree';
-import { aSchema } from './test-support';
+import { aSchema } from '@/test-support/query-fixtures';
 
 const tree: QueryGroup = {
   id: 'root',

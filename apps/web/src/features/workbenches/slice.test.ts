@@ -15,7 +15,7 @@ import {
   stepChanged,
   wizardReset,
 } from './slice';
-import { aWorkbench, COLLEAGUE, ME, PURPOSE } from './test-support';
+import { aWorkbench, COLLEAGUE, ME, PURPOSE } from '@/test-support/workbench-fixtures';
 import { clearDraft, loadDraft, saveDraft, WIZARD_STORAGE_KEY } from './wizard-storage';
 
 const cohort = { id: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a', name: 'Women with type 2 diabetes', tags: ['diabetes'], personCountDisplay: '273' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialWorkbenchWizardState, type WorkbenchWizardState } from './slice';
-import { COLLEAGUE, ME, PURPOSE } from './test-support';
+import { COLLEAGUE, ME, PURPOSE } from '@/test-support/workbench-fixtures';
 import { isLastOwnerSelf, nameProblem, purposeCount, purposeProblem, STEP_TITLES, stepProblems, toCreateBody, toUpdateBody } from './wizard-rules';
 
 const owner = { id: ME.id, email: ME.email, name: ME.name, role: 'OWNER' as const };

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import { createApi } from '@reduxjs/toolkit/query';
 import { ROUTES } from '@hdp/contract';
-import { authSlice, idTokenChanged } from '@/features/auth/slice';
+import { authSlice, idTokenChanged } from '@/lib/auth/auth-slice';
 import { createBaseQuery, createRawBaseQuery, setSessionReader } from './base-query';
 import { pathOf, serializeParams } from './query-params';
 import { TAG_TYPES } from './base-api';

@@ -1,7 +1,7 @@
 import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError, type FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import { apiBaseUrl } from '@/config/public-config';
 import { REQUEST_TIMEOUT_MS } from '@/config/constants';
-import { idTokenChanged } from '@/features/auth/slice';
+import { idTokenChanged } from '@/lib/auth/auth-slice';
 import { serializeParams, type QueryParamValue } from './query-params';
 
 interface StateWithAuth {

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import { createApi } from '@reduxjs/toolkit/query';
 import { createRawBaseQuery } from '@/lib/api/base-query';
-import { authSlice } from '@/features/auth/slice';
+import { authSlice } from '@/lib/auth/auth-slice';
 import { createApiErrorListener, handleFailedCall, notifyUnexpectedError, type ErrorHandlerDeps, type FailedCall } from './api-error-handler';
 import { QUERY_NOT_EXECUTED } from './error-catalogue';
 import { DescriptionWithRefresh, REFRESH_PROMPT } from './refresh-prompt';

@@ -1,7 +1,7 @@
 import dynamic from 'next/dynamic';
 import { Flex } from 'antd';
 import { ChainIntegrity } from './chain-integrity';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 
 const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24 } as const;
 

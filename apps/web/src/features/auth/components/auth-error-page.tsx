@@ -4,7 +4,7 @@ import { signIn } from 'next-auth/react';
 import { Alert, Button, Spin } from 'antd';
 import { BRAND } from '@/config/brand';
 import { authErrorMessage } from '../auth-errors';
-import { AuthCard } from './auth-card';
+import { AuthCard } from '@/components/auth-card';
 
 /** The page next-auth sends sign-in failures to (pages.error). */
 export function AuthErrorPage() {

@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { signOut, useSession } from 'next-auth/react';
 import { useAppDispatch } from '@/app/hooks';
 import { setSessionReader } from '@/lib/api/base-query';
-import { idTokenChanged } from '../slice';
-import { signInAgainUrl } from '../sign-in-urls';
+import { idTokenChanged } from '@/lib/auth/auth-slice';
+import { signInAgainUrl } from '@/lib/auth/sign-in-urls';
 
 /**
  * Keeps the store's id token equal to the session's, and signs the user out when the session

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useSession } from 'next-auth/react';
-import { FullPageSpinner } from '@/features/shell/components/full-page-spinner';
+import { FullPageSpinner } from '@/components/full-page-spinner';
 
 /**
  * Renders its children only with a live session. While the session loads a spinner shows; without

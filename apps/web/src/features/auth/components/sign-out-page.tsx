@@ -3,8 +3,8 @@ import Head from 'next/head';
 import { signIn, signOut, useSession } from 'next-auth/react';
 import { Button, Flex, Spin } from 'antd';
 import { BRAND } from '@/config/brand';
-import { SIGN_IN_PATH } from '../sign-in-urls';
-import { AuthCard } from './auth-card';
+import { SIGN_IN_PATH } from '@/lib/auth/sign-in-urls';
+import { AuthCard } from '@/components/auth-card';
 
 /** Asks before signing out (pages.signOut); signing out ends the session and revokes its refresh tokens. */
 export function SignOutPage() {

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Role } from '@hdp/contract';
 import { setNotifier, type Toast } from '@/lib/errors/notifier';
-import { aUser, fakeApi, renderWithStore } from '@/features/users/test-support';
-import { aCohortDetail, aVersion, AUTHOR, STEWARD } from '../test-support';
+import { aUser, fakeApi, renderWithStore } from '@/test-support/render';
+import { aCohortDetail, aVersion, AUTHOR, STEWARD } from '@/test-support/cohort-fixtures';
 import CohortDetail from './cohort-detail';
 
 // The charts are drawn in the browser tests; here the page around them.

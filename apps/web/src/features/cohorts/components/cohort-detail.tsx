@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { Descriptions, Flex, type DescriptionsProps } from 'antd';
 import type { CohortDetail as Cohort } from '@hdp/contract';
 import { formatDate } from '@/config/constants';
-import { QueryResults } from '@/features/data-explorer/components/query-results';
+import { QueryResults } from '@/components/results/query-results';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { canOpenSourceQuery, cohortAbilities } from '../cohort-abilities';
 import { CohortActions } from './cohort-actions';

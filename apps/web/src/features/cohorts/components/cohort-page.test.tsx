@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setNotifier, type Toast } from '@/lib/errors/notifier';
-import { fakeApi, renderWithStore } from '@/features/users/test-support';
+import { fakeApi, renderWithStore } from '@/test-support/render';
 import { CohortPage } from './cohort-page';
 
 vi.mock('next/dynamic', () => ({ default: () => () => <div data-testid="cohort-detail" /> }));

@@ -4,7 +4,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { Empty } from 'antd';
 import { useGetCohortQuery } from '../api/get-cohort';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 
 const loading = () => <LoadingStatus label="Loading the cohort" padding={48} />;
 // The details (antd Table, Descriptions, the dialogs and the result tables; the charts later still)

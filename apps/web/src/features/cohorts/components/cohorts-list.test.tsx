@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { aUser, fakeApi, renderWithStore } from '@/features/users/test-support';
-import { aCohort } from '../test-support';
+import { aUser, fakeApi, renderWithStore } from '@/test-support/render';
+import { aCohort } from '@/test-support/cohort-fixtures';
 import CohortsList from './cohorts-list';
 
 const router = { pathname: '/cohorts', query: {} as Record<string, string | string[]>, isReady: true, replace: vi.fn(() => Promise.resolve(true)) };

@@ -5,7 +5,7 @@ import { describeTotal } from '../hooks/cohort-list-params';
 import { CohortCards } from './cohort-cards';
 import { CohortFilters } from './cohort-filters';
 import { CohortsTable } from './cohorts-table';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 
 /** The searchable, filterable, sortable, paged cohorts, as cards or as a table. */
 export default function CohortsList() {

@@ -1,5 +1,5 @@
 import dynamic from 'next/dynamic';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 
 // The cards, the table and the filters (antd Table, Select, Card) load after the first paint,
 // which keeps the route's first-load JavaScript within budget.

@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setNotifier, type Toast } from '@/lib/errors/notifier';
-import { fakeApi, renderWithStore } from '@/features/users/test-support';
-import { aCohortDetail } from '../test-support';
+import { fakeApi, renderWithStore } from '@/test-support/render';
+import { aCohortDetail } from '@/test-support/cohort-fixtures';
 import CreateCohortDialog from './create-cohort-dialog';
 
 const push = vi.fn(() => Promise.resolve(true));

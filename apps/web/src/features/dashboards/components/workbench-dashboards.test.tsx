@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setNotifier, type Toast } from '@/lib/errors/notifier';
-import { fakeApi, renderWithStore } from '@/features/users/test-support';
+import { fakeApi, renderWithStore } from '@/test-support/render';
 import type { VizzlyIdentity } from './vizzly-dashboard';
 import { HOW_TO_ENABLE, WorkbenchDashboards } from './workbench-dashboards';
 

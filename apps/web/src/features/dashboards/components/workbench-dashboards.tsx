@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import dynamic from 'next/dynamic';
 import { Alert } from 'antd';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 import { detailOf } from '@/lib/errors/api-error-handler';
 import { useLazyGetVisualisationTokenQuery } from '../api/get-visualisation-token';
 import type { VizzlyIdentity } from './vizzly-dashboard';

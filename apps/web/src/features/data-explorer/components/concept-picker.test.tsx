@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Concept } from '@hdp/contract';
-import { fakeApi, renderWithStore } from '@/features/users/test-support';
+import { fakeApi, renderWithStore } from '@/test-support/render';
 import { ConceptPicker, conceptIds } from './concept-picker';
 
 const T2DM: Concept = { concept_id: 201826, concept_name: 'Type 2 diabetes mellitus', domain_id: 'Condition', vocabulary_id: 'SNOMED', concept_code: '44054006', standard_concept: 'S' };

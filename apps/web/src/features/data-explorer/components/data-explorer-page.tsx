@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import dynamic from 'next/dynamic';
 import { useQueryFromUrl } from '../hooks/use-query-from-url';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 
 const loading = (label: string) => () => <LoadingStatus label={label} padding={24} />;
 // The query builder, the results and the saved-queries table load after the first paint (and

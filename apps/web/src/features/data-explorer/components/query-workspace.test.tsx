@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QueryGroup } from '@hdp/contract';
 import { makeStore } from '@/app/store';
 import { setNotifier, type Toast } from '@/lib/errors/notifier';
-import { aUser, fakeApi } from '@/features/users/test-support';
+import { aUser, fakeApi } from '@/test-support/render';
 import { initialDataExplorerState } from '../slice';
-import { aResult, aSchema } from '../test-support';
+import { aResult, aSchema } from '@/test-support/query-fixtures';
 import { QueryWorkspace } from './query-workspace';
 
 // The builder itself is exercised in the browser tests; here the workspace around it.

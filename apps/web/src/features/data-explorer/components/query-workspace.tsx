@@ -12,8 +12,8 @@ import { countRules, withoutIds } from '../query-tree';
 import { cohortFromRun } from '../cohort-from-run';
 import { CreateCohortButton } from './create-cohort-button';
 import { QueryNameDialog } from './query-name-dialog';
-import { QueryResults } from './query-results';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { QueryResults } from '@/components/results/query-results';
+import { LoadingStatus } from '@/components/loading-status';
 
 const QueryEditor = dynamic(() => import('./query-editor').then((m) => m.QueryEditor), {
   ssr: false,

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SavedQuery } from '@hdp/contract';
-import { aUser, fakeApi, renderWithStore } from '@/features/users/test-support';
+import { aUser, fakeApi, renderWithStore } from '@/test-support/render';
 import { SavedQueries } from './saved-queries';
 
 const saved: SavedQuery = {

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '@/app/store';
-import { idTokenChanged } from '@/features/auth/slice';
+import { idTokenChanged } from '@/lib/auth/auth-slice';
 import { DocumentUpload } from './document-upload';
 
 vi.mock('next-auth/react', () => ({ useSession: () => ({ update: async () => null }) }));

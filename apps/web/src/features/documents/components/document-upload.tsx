@@ -1,6 +1,6 @@
 import { InboxOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Progress, Upload } from 'antd';
-import { UPLOAD_CAP_TEXT } from '../document-size';
+import { UPLOAD_CAP_TEXT } from '@/lib/files/document-size';
 import { useDocumentUpload } from '../hooks/use-document-upload';
 
 /**

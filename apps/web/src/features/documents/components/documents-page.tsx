@@ -1,7 +1,7 @@
 import dynamic from 'next/dynamic';
 import { can } from '@hdp/contract/permissions';
 import { useGetMeQuery } from '@/features/users/api/get-me';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 
 const loading = (label: string) => () => <LoadingStatus label={label} padding={24} />;
 // The table and the upload area carry most of the page's code: they load after the first paint,

@@ -5,7 +5,7 @@ import type { Document } from '@hdp/contract';
 import { DEFAULT_OFFSET, formatDate, PAGE_SIZES } from '@/config/constants';
 import { useDeleteDocumentMutation } from '../api/delete-document';
 import { useListDocumentsQuery, type DocumentOrder } from '../api/list-documents';
-import { formatBytes, formatSize } from '../document-size';
+import { formatBytes, formatSize } from '@/lib/files/document-size';
 import { useDocumentDownload } from '../hooks/use-document-download';
 
 const SCAN_LABELS: Record<Document['scan_status'], { text: string; icon: typeof CheckCircleOutlined; colour: string }> = {

@@ -2,12 +2,12 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useSession } from 'next-auth/react';
 import type { Document } from '@hdp/contract';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { idTokenChanged, selectIdToken } from '@/features/auth/slice';
+import { idTokenChanged, selectIdToken } from '@/lib/auth/auth-slice';
 import { baseApi } from '@/lib/api/base-api';
 import { handleFailedCall } from '@/lib/errors/api-error-handler';
 import { getErrorReporter } from '@/lib/errors/error-reporter';
 import { uploadDocument, UPLOAD_DOCUMENT_PATH, type UploadOutcome } from '../api/upload-document';
-import { uploadRefusal } from '../document-size';
+import { uploadRefusal } from '@/lib/files/document-size';
 
 export type UploadState =
   | { phase: 'idle' }

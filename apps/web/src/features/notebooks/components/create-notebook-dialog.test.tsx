@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NOTEBOOK_CREATION_FALLBACK } from '@/lib/errors/error-catalogue';
 import { setNotifier, type Toast } from '@/lib/errors/notifier';
-import { fakeApi, renderWithStore, type RecordedCall } from '@/features/users/test-support';
-import { aNotebook, catalogueAnswer, NOTEBOOKS_PATH, WORKBENCH_ID } from '../test-support';
+import { fakeApi, renderWithStore, type RecordedCall } from '@/test-support/render';
+import { aNotebook, catalogueAnswer, NOTEBOOKS_PATH, WORKBENCH_ID } from '@/test-support/notebook-fixtures';
 import CreateNotebookDialog from './create-notebook-dialog';
 
 function collectToasts() {

@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setNotifier } from '@/lib/errors/notifier';
-import { fakeApi, renderWithStore } from '@/features/users/test-support';
-import { COLLEAGUE } from '@/features/workbenches/test-support';
-import { aNotebook, aNotebookList, catalogueAnswer, NOTEBOOKS_PATH, WORKBENCH_ID } from '../test-support';
+import { fakeApi, renderWithStore } from '@/test-support/render';
+import { COLLEAGUE } from '@/test-support/workbench-fixtures';
+import { aNotebook, aNotebookList, catalogueAnswer, NOTEBOOKS_PATH, WORKBENCH_ID } from '@/test-support/notebook-fixtures';
 import NotebooksTab from './notebooks-tab';
 
 const OWNER = { id: WORKBENCH_ID, my_role: 'OWNER' as const };

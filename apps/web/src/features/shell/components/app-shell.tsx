@@ -5,13 +5,13 @@ import dynamic from 'next/dynamic';
 import { Layout } from 'antd';
 import { can, type Permission } from '@hdp/contract/permissions';
 import { useAppSelector } from '@/app/hooks';
-import { selectIdToken } from '@/features/auth/slice';
+import { selectIdToken } from '@/lib/auth/auth-slice';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { AppHeader } from './app-header';
 import { SideBar } from './side-bar';
-import { LoadingStatus } from './loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 
-const PageResult = dynamic(() => import('./page-result'));
+const PageResult = dynamic(() => import('@/components/page-result'));
 const loading = (label: string) => <LoadingStatus label={label} padding={48} />;
 
 /** The application frame: header, side bar and the page. A page with a permission the user lacks shows 403. */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useRouter } from 'next/router';
-import { FullPageSpinner } from './full-page-spinner';
+import { FullPageSpinner } from '@/components/full-page-spinner';
 
 /** Locks page scrolling; gives back the function that restores it. */
 function lockScroll(): () => void {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { aUser, fakeApi, renderWithStore } from '../test-support';
+import { aUser, fakeApi, renderWithStore } from '@/test-support/render';
 import { EXTERNAL_SIGN_IN_KEY, INVITATION_TOKEN_KEY } from '../invitation-token';
 import { AcceptInvitationPage, INCOMPLETE_LINK, NO_ORGANISATION_SIGN_IN } from './accept-invitation-page';
 

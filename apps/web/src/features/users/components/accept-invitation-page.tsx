@@ -6,12 +6,12 @@ import { Alert, Button } from 'antd';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { BRAND } from '@/config/brand';
 import { formatDate } from '@/config/constants';
-import { AuthCard } from '@/features/auth/components/auth-card';
-import { SIGN_IN_PATH } from '@/features/auth/sign-in-urls';
+import { AuthCard } from '@/components/auth-card';
+import { SIGN_IN_PATH } from '@/lib/auth/sign-in-urls';
 import { detailOf } from '@/lib/errors/api-error-handler';
 import { useAcceptInvitationMutation, useInspectInvitationQuery } from '../api/invitations';
 import { EXTERNAL_SIGN_IN_KEY, forgetInvitationToken, takeInvitationToken } from '../invitation-token';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 
 // Shown only once the link checks out; the form code loads meanwhile, keeping the first load light.
 const LocalPasswordForm = dynamic(() => import('./local-password-form'), { ssr: false, loading: () => <LoadingStatus label="Loading the form" /> });

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { aUser, fakeApi, renderWithStore } from '../test-support';
+import { aUser, fakeApi, renderWithStore } from '@/test-support/render';
 import InviteUsersDialog from './invite-users-dialog';
 
 describe('the invite dialog', { timeout: 20_000 }, () => {

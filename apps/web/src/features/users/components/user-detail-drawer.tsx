@@ -6,7 +6,7 @@ import { useGetUserQuery } from '../api/get-user';
 import { ROLE_LABELS, SOURCE_LABELS } from '../labels';
 import { UserRowActions } from './user-row-actions';
 import { UserStatusTag } from './user-status-tag';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 
 /** One user in detail, fetched fresh (so it follows changes made from the drawer or the table). */
 export default function UserDetailDrawer({ user: fromList, onClose }: { user: User; onClose: () => void }) {

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { USER_STATUSES } from '@hdp/contract/user-lifecycle';
-import { aUser, fakeApi, renderWithStore } from '../test-support';
+import { aUser, fakeApi, renderWithStore } from '@/test-support/render';
 import { allowedActions, UserRowActions } from './user-row-actions';
 
 describe('the row actions', () => {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { aUser, fakeApi, renderWithStore, type RecordedCall } from '../test-support';
+import { aUser, fakeApi, renderWithStore, type RecordedCall } from '@/test-support/render';
 import UsersList from './users-list';
 
 const USERS = [

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import dynamic from 'next/dynamic';
 import { Button, Flex } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 
 // The table (antd Table, Select, pagination) and the dialog weigh ~110 kB gzipped: they load
 // after the page so that its first load stays within the budget.

@@ -4,7 +4,7 @@ import type { Workbench, WorkbenchCohort, WorkbenchDocument, WorkbenchMember, Wo
 import { RELEASED_TABLES } from '@hdp/contract/workbench-rules';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { formatDate } from '@/config/constants';
-import { formatSize } from '@/features/documents/document-size';
+import { formatSize } from '@/lib/files/document-size';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { countOf, MEMBER_ROLE_LABELS, myRoleLabel } from '../labels';
 import { isProvisioning } from '../provisioning';

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, renderWithStore, type RecordedCall } from '@/features/users/test-support';
+import { fakeApi, renderWithStore, type RecordedCall } from '@/test-support/render';
 import { setNotifier, type Toast } from '@/lib/errors/notifier';
 import { refusalsReceived } from '../refusals-slice';
-import { aWorkbench, COLLEAGUE, ME } from '../test-support';
+import { aWorkbench, COLLEAGUE, ME } from '@/test-support/workbench-fixtures';
 import { WorkbenchPage } from './workbench-page';
 
 const router = { push: vi.fn(() => Promise.resolve(true)), pathname: '/workbenches/[workbenchId]', query: {}, isReady: true };

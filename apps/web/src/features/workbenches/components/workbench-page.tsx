@@ -3,7 +3,7 @@ import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { skipToken } from '@reduxjs/toolkit/query';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 import { useGetWorkbenchQuery } from '../api/get-workbench';
 import { isProvisioning, PROVISIONING_POLL_MS } from '../provisioning';
 import { isNotFound } from '../workbench-abilities';

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { skipToken } from '@reduxjs/toolkit/query';
 import type { Workbench } from '@hdp/contract';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { useGetWorkbenchQuery } from '../api/get-workbench';
 import { canManageWorkbench, isNotFound } from '../workbench-abilities';

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, renderWithStore } from '@/features/users/test-support';
-import { aWorkbenchSummary, ME } from '../test-support';
+import { fakeApi, renderWithStore } from '@/test-support/render';
+import { aWorkbenchSummary, ME } from '@/test-support/workbench-fixtures';
 import WorkbenchesList from './workbenches-list';
 
 const router = { pathname: '/workbenches', query: {} as Record<string, string | string[]>, isReady: true, replace: vi.fn(() => Promise.resolve(true)), push: vi.fn(() => Promise.resolve(true)) };

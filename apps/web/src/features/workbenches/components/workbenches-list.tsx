@@ -3,7 +3,7 @@ import { useRouter } from 'next/router';
 import { AppstoreOutlined, PlusOutlined, TableOutlined } from '@ant-design/icons';
 import { Button, Empty, Flex, Input, Pagination, Segmented } from 'antd';
 import { PAGE_SIZES } from '@/config/constants';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 import { useWorkbenchList } from '../hooks/use-workbench-list';
 import { describeWorkbenchTotal, type WorkbenchView } from '../hooks/workbench-list-params';
 import { WorkbenchCards } from './workbench-cards';

@@ -1,7 +1,7 @@
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { BRAND } from '@/config/brand';
-import { LoadingStatus } from '@/features/shell/components/loading-status';
+import { LoadingStatus } from '@/components/loading-status';
 
 // The cards, the table and the search (antd Table, Card, Segmented) load after the first paint,
 // which keeps the route's first-load JavaScript within budget.

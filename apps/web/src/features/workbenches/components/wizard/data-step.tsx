@@ -6,7 +6,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { useListCohortsQuery } from '@/features/cohorts/api/list-cohorts';
 import { useListQueriesQuery } from '@/features/data-explorer/api/queries';
 import { useListDocumentsQuery } from '@/features/documents/api/list-documents';
-import { formatSize } from '@/features/documents/document-size';
+import { formatSize } from '@/lib/files/document-size';
 import {
   cohortTagsLoaded,
   cohortToggled,

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from 'antd';
 import { useAppSelector } from '@/app/hooks';
-import { formatSize } from '@/features/documents/document-size';
+import { formatSize } from '@/lib/files/document-size';
 import { MEMBER_ROLE_LABELS } from '../../labels';
 import { selectWorkbenchWizard } from '../../slice';
 import { DATA_STEP, DESCRIPTION_STEP, USERS_STEP } from '../../wizard-rules';

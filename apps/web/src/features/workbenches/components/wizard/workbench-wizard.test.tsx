@@ -4,11 +4,11 @@ import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Workbench } from '@hdp/contract';
 import { makeStore } from '@/app/store';
-import { aCohort } from '@/features/cohorts/test-support';
-import { fakeApi, type RecordedCall } from '@/features/users/test-support';
+import { aCohort } from '@/test-support/cohort-fixtures';
+import { fakeApi, type RecordedCall } from '@/test-support/render';
 import { setNotifier, type Toast } from '@/lib/errors/notifier';
 import { WORKBENCH_EDITS_WITH_ERRORS } from '@/lib/errors/error-catalogue';
-import { aWorkbench, COLLEAGUE, ME, PURPOSE } from '../../test-support';
+import { aWorkbench, COLLEAGUE, ME, PURPOSE } from '@/test-support/workbench-fixtures';
 import { clearDraft } from '../../wizard-storage';
 import WorkbenchWizard from './workbench-wizard';
 

@@ -1,6 +1,6 @@
 import type { AcceleratorTypeList, MachineTypeList, Notebook, NotebookEnvironmentList, NotebookList, ZoneList } from '@hdp/contract';
-import { ME } from '@/features/workbenches/test-support';
-import type { RecordedCall } from '@/features/users/test-support';
+import { ME } from '@/test-support/workbench-fixtures';
+import type { RecordedCall } from '@/test-support/render';
 
 export const WORKBENCH_ID = '6f1e2d3c-4b5a-4968-8776-5a4b3c2d1e0f';
 export const NOTEBOOKS_PATH = `/api/v1/workbenches/${WORKBENCH_ID}/notebooks/`;

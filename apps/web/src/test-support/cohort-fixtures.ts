@@ -1,5 +1,5 @@
 import type { Cohort, CohortDetail, CohortVersion } from '@hdp/contract';
-import { aResult } from '@/features/data-explorer/test-support';
+import { aResult } from '@/test-support/query-fixtures';
 
 export const AUTHOR = { id: '0b6e9b52-5f1d-4c1e-9a52-7c1d2e3f4a5b', email: 'ada@example.org' };
 export const STEWARD = { id: '3a4b5c6d-7e8f-4a0b-8c1d-2e3f4a5b6c7d', email: 'stella@example.org' };

@@ -1,5 +1,5 @@
 import type { Me, Workbench, WorkbenchSummary } from '@hdp/contract';
-import { aUser } from '@/features/users/test-support';
+import { aUser } from '@/test-support/render';
 
 export const ME: Me = { ...aUser({ id: '0b6e9b52-5f1d-4c1e-9a52-7c1d2e3f4a5b', email: 'rosalind@example.org', name: 'Rosalind Franklin' }), permissions: ['workbenches:create'] };
 export const COLLEAGUE = { id: '3a4b5c6d-7e8f-4a0b-8c1d-2e3f4a5b6c7d', email: 'stella@example.org', name: 'Stella Steward' };

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { aResult } from '../test-support';
+import { aResult } from '@/test-support/query-fixtures';
 import { breakdownOption, pyramidOption } from './result-charts';
 import { QueryResults } from './query-results';
 
