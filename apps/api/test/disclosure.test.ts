@@ -172,15 +172,18 @@ describe('consistent perturbation', () => {
     expect(Math.abs(changes.reduce((s, c) => s + c, 0) / changes.length)).toBeLessThan(0.75);
   });
 
-  it('keys no query can reach: the record key table is not a field of the explorer', async () => {
-    const response = await guarded.app.request({
-      method: 'POST',
-      url: '/api/v1/queries/execute/',
-      token: guarded.token,
-      payload: { query: { rules: [{ field: 'hdp_record_key.record_key', operator: '>', value: 0 }] } },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().detail).toMatch(/^query\.rules\[0\]/);
+  it('keys no query can reach or see: the record key column is not a field of the explorer, nor in its schema', async () => {
+    for (const field of ['person.hdp_record_key', 'hdp_record_key.record_key']) {
+      for (const query of [{ rules: [{ field, operator: '>', value: 0 }] }, { rules: [{ table: 'person', rules: [{ field, operator: 'notNull' }] }] }]) {
+        const response = await guarded.app.request({ method: 'POST', url: '/api/v1/queries/execute/', token: guarded.token, payload: { query } });
+        expect(response.statusCode).toBe(400);
+        expect(response.json().detail).toMatch(/^query\.rules\[0\].*unknown field/);
+      }
+    }
+    const schema = await guarded.app.request({ method: 'GET', url: '/api/v1/data-explorer/schema/', token: guarded.token });
+    expect(schema.statusCode).toBe(200);
+    expect(schema.body).toContain('person.gender_concept_id');
+    expect(schema.body).not.toContain('record_key');
   });
 });
 
