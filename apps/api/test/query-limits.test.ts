@@ -1,7 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateDatabase, openDatabase } from '../src/db/database';
 import { loadWarehouse } from '../src/warehouse/warehouse-loader';
-import { testDbKind } from './support/test-database';
+import { createPostgresDatabase, testDbKind } from './support/test-database';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -125,5 +131,60 @@ describe('limits against averaging', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json().detail).toMatch(/limit of 3 query runs a minute/);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('the upgrade that brings the counters', () => {
+  const MIGRATIONS = path.resolve(import.meta.dirname, '../drizzle');
+
+  /** A copy of the migrations folder that ends just before `tag`. */
+  function migrationsBefore(tag: string): string {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-migrations-'));
+    fs.cpSync(MIGRATIONS, folder, { recursive: true });
+    const journalFile = path.join(folder, 'meta', '_journal.json');
+    const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
+    const at = journal.entries.findIndex((e) => e.tag === tag);
+    expect(at).toBeGreaterThan(0);
+    fs.writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
+    return folder;
+  }
+
+  it("carries over the last day's runs as earlier versions recorded them, so nobody gets a fresh budget", async () => {
+    const postgres = testDbKind() === 'postgres' ? await createPostgresDatabase() : undefined;
+    const handle = await openDatabase({ databaseUrl: postgres?.url, dataDir: null });
+    const folder = migrationsBefore('0010_query_run_counters');
+    try {
+      if (handle.kind === 'pglite') await migratePglite(handle.db as never, { migrationsFolder: folder });
+      else await migratePg(handle.db as never, { migrationsFolder: folder });
+      const db = handle.db;
+      const [a, b] = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'];
+      await db.execute(sql`insert into users (id, email, status, user_source) values (${a}, 'a@example.org', 'ACTIVE', 'LOCAL'), (${b}, 'b@example.org', 'ACTIVE', 'LOCAL')`);
+      const [query] = (await db.execute(sql`insert into queries (name, query, owner_id) values ('q', '{"rules":[]}', ${a}) returning id`) as unknown as { rows: { id: string }[] }).rows;
+      // Saved runs an hour and two days ago.
+      await db.execute(sql`insert into query_executions (query_id, query_version, query, requested_by, created_at) values
+        (${query!.id}, 1, '{"rules":[]}', ${a}, now() - interval '1 hour'), (${query!.id}, 1, '{"rules":[]}', ${a}, now() - interval '2 days')`);
+      // An unsaved run ten minutes ago; a refused one (not a run) and a saved run's own entry (counted above) are not counted.
+      const entry = (seq: number, ago: string, outcome: string, details: string) =>
+        db.execute(sql`insert into audit_log (seq, occurred_at, actor_id, event_type, outcome, message, details, prev_hash, hash)
+          values (${seq}, now() - cast(${ago} as interval), ${a}, 'QUERY_EXECUTED', ${outcome}, 'm', cast(${details} as jsonb), 'p', 'h')`);
+      await entry(1, '10 minutes', 'SUCCESS', '{"anonymous":true}');
+      await entry(2, '5 minutes', 'DENIED', '{"reason":"limit per minute"}');
+      await entry(3, '50 minutes', 'SUCCESS', '{"query_id":"x"}');
+      // A cohort refreshed three hours ago (a run); its first version came from an execution (not one more run).
+      const [cohort] = (await db.execute(sql`insert into cohorts (name, person_count, author_id) values ('c', 30, ${a}) returning id`) as unknown as { rows: { id: string }[] }).rows;
+      await db.execute(sql`insert into cohort_versions (id, cohort_id, version, origin, query_version, person_count, dataset, dataset_schema, result, created_by, created_at) values
+        ('33333333-3333-4333-8333-333333333333', ${cohort!.id}, 1, 'EXECUTION', 1, 30, 's', 'cdm_x', '{}', ${a}, now() - interval '4 hours'),
+        ('44444444-4444-4444-8444-444444444444', ${cohort!.id}, 2, 'REFRESH', 1, 30, 's', 'cdm_x', '{}', ${a}, now() - interval '3 hours')`);
+
+      await migrateDatabase(handle);
+      const rows = (await db.execute(
+        sql`select user_id, array(select extract(epoch from now() - t)::int / 60 from unnest(run_times) as r(t) order by t desc)::text as minutes_ago from query_run_counters`,
+      )) as unknown as { rows: { user_id: string; minutes_ago: string }[] };
+      expect(rows.rows).toEqual([{ user_id: a, minutes_ago: '{10,60,180}' }]);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+      await handle.close();
+      await postgres?.drop();
+    }
   });
 });
