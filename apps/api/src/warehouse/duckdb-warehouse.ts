@@ -56,8 +56,9 @@ export class DuckDbWarehouse implements WarehouseEngine {
       const row = rows[0];
       if (row) warehouse.state = { schema: String(row.active_schema), source: String(row.source), loadedAt: row.loaded_at as Date };
       await warehouse.dropStaleSchemas(connection);
-      // A dataset loaded by an earlier version gets its record keys into `person`; written out at once.
-      if (warehouse.state && (await migrateRecordKeysDuckDb(connection, warehouse.state.schema)) && path !== ':memory:') await connection.run('CHECKPOINT');
+      // A dataset loaded by an earlier version gets its record keys into `person`, written out at once.
+      const migrated = warehouse.state !== null && (await migrateRecordKeysDuckDb(connection, warehouse.state.schema));
+      if (migrated && path !== ':memory:') await connection.run('CHECKPOINT');
     } finally {
       connection.closeSync();
     }
