@@ -46,7 +46,7 @@ describe('the perturbation table', () => {
 
 /** The record keys of the dataset served, by person. */
 async function keysOf(w: WarehouseEngine): Promise<Map<number, number>> {
-  const rows = await w.query(`SELECT person_id, record_key FROM "${w.state!.schema}".hdp_record_key`);
+  const rows = await w.query(`SELECT person_id, hdp_record_key AS record_key FROM "${w.state!.schema}".person`);
   return new Map(rows.map((r) => [Number(r.person_id), Number(r.record_key)]));
 }
 
@@ -60,6 +60,42 @@ async function expectKeysForEveryPerson(w: WarehouseEngine) {
   expect(new Set(values).size).toBeGreaterThan(values.length * 0.95);
   const mean = values.reduce((s, k) => s + k, 0) / values.length;
   expect(Math.abs(mean / KEY_RANGE - 0.5)).toBeLessThan(0.05);
+}
+
+/** The tables of the served schema whose name is given. */
+async function tablesNamed(w: WarehouseEngine, name: string): Promise<number> {
+  const rows = await w.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [w.state!.schema, name]);
+  return rows.length;
+}
+
+/**
+ * Turns the served dataset back into what an earlier version left: keys in a table of their own
+ * (`keys`, by person), or none at all.
+ */
+async function asEarlierVersion(w: WarehouseEngine, keys: Map<number, number> | null) {
+  const s = w.state!.schema;
+  const write = { readWrite: true };
+  if (keys) {
+    await w.query(`CREATE TABLE "${s}".hdp_record_key (person_id BIGINT, record_key BIGINT)`, [], write);
+    const ids = [...keys.keys()];
+    for (let i = 0; i < ids.length; i += 200) {
+      const chunk = ids.slice(i, i + 200);
+      await w.query(`INSERT INTO "${s}".hdp_record_key VALUES ${chunk.map((id) => `(${id}, ${keys.get(id)})`).join(', ')}`, [], write);
+    }
+  }
+  await w.query(`ALTER TABLE "${s}".person DROP COLUMN hdp_record_key`, [], write);
+}
+
+/** What the explorer answers for a few person sets: the same keys give the same answers. */
+async function answers(w: WarehouseEngine) {
+  const { runCohortQuery } = await import('../src/warehouse/cohort-results');
+  const trees = [{ rules: [] }, { rules: [{ field: 'person.gender_concept_id', operator: '=', value: 8532 }] }, { rules: [{ field: 'person.age', operator: '>=', value: 50 }] }];
+  const results = [];
+  for (const tree of trees) {
+    const { execution_time_ms: _t, ...result } = await runCohortQuery(w, tree, { threshold: 5, perturbation: ON, timeoutMs: 20_000 });
+    results.push(result);
+  }
+  return results;
 }
 
 describe('record keys in the DuckDB warehouse', () => {
@@ -78,12 +114,33 @@ describe('record keys in the DuckDB warehouse', () => {
     await w.close();
     w = await DuckDbWarehouse.open(file);
     expect(await keysOf(w)).toEqual(second);
+    // A column of person that the warehouse's description of the data leaves out.
+    const person = (await w.describe()).find((t) => t.name === 'person')!;
+    expect(person.columns.map((c) => c.name)).not.toContain('hdp_record_key');
+    expect(person.columns.map((c) => c.name)).toContain('person_id');
+    await w.close();
+  });
+
+  it('move unchanged into person when a warehouse an earlier version loaded is opened, so every answer stays the same', async () => {
+    let w = await DuckDbWarehouse.open(file);
+    const keys = await keysOf(w);
+    const before = await answers(w);
+    await asEarlierVersion(w, keys);
+    await w.close();
+    w = await DuckDbWarehouse.open(file);
+    expect(await keysOf(w)).toEqual(keys);
+    expect(await tablesNamed(w, 'hdp_record_key')).toBe(0);
+    expect(await answers(w)).toEqual(before);
+    await w.close();
+    // And they stay there: the next open changes nothing.
+    w = await DuckDbWarehouse.open(file);
+    expect(await keysOf(w)).toEqual(keys);
     await w.close();
   });
 
   it('are made when a warehouse loaded before keys existed is opened', async () => {
     let w = await DuckDbWarehouse.open(file);
-    await w.query(`DROP TABLE "${w.state!.schema}".hdp_record_key`);
+    await asEarlierVersion(w, null);
     await w.close();
     w = await DuckDbWarehouse.open(file);
     await expectKeysForEveryPerson(w);
@@ -98,12 +155,23 @@ describe('record keys in the PostgreSQL warehouse', () => {
   });
   afterAll(() => database.drop());
 
-  it('are copied with the dataset, and made on open for a dataset that has none', async () => {
+  it('are copied with the dataset, moved unchanged into person from an earlier version, and made on open for a dataset that has none', async () => {
     let w = await PostgresWarehouse.open(database.url);
     await w.load('synthetic', syntheticDataset({ persons: 300, seed: 2 }));
     await expectKeysForEveryPerson(w);
-    await w.query(`DROP TABLE "${w.state!.schema}".hdp_record_key`, [], { readWrite: true });
+    const person = (await w.describe()).find((t) => t.name === 'person')!;
+    expect(person.columns.map((c) => c.name)).not.toContain('hdp_record_key');
+    const keys = await keysOf(w);
+    const before = await answers(w);
+    await asEarlierVersion(w, keys);
     await w.close();
+    // Two processes open it at once: one moves the keys, the other waits and finds them moved.
+    const [a, b] = await Promise.all([PostgresWarehouse.open(database.url), PostgresWarehouse.open(database.url)]);
+    expect(await keysOf(a)).toEqual(keys);
+    expect(await tablesNamed(a, 'hdp_record_key')).toBe(0);
+    expect(await answers(b)).toEqual(before);
+    await asEarlierVersion(a, null);
+    await Promise.all([a.close(), b.close()]);
     w = await PostgresWarehouse.open(database.url);
     await expectKeysForEveryPerson(w);
     await w.close();

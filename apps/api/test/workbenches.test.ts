@@ -115,7 +115,11 @@ describe('creating a workbench', () => {
     const person = gunzipSync(fs.readFileSync(path.join(folder, 'person.csv.gz'))).toString('utf8').split('\n');
     expect(person[0]).toMatch(/^person_id,gender_concept_id,gender_concept_name,/);
     expect(person[1]).toMatch(/^\d+,8532,FEMALE,/);
+    // The secret record key, a column of the warehouse's person table, never leaves it.
+    expect(person[0]).not.toMatch(/record_key/);
+    expect(person[0]!.split(',').at(-1)).toBe('ethnicity_source_concept_id');
     const dictionary = fs.readFileSync(path.join(folder, 'data_dictionary.csv'), 'utf8');
+    expect(dictionary).not.toMatch(/record_key/);
     expect(dictionary.split('\n')[0]).toBe('table,column,type,description');
     expect(dictionary).toMatch(/^person,gender_concept_name,VARCHAR,/m);
     expect(fs.readFileSync(path.join(folder, 'README.txt'), 'utf8')).toMatch(/Women of the sample/);

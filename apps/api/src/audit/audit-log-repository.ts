@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { AuditEventType, AuditOutcome } from '@hdp/contract';
 import type { DbOrTx } from '../db/database';
 import { cappedTotal } from '../db/paging';
@@ -45,20 +45,4 @@ export const auditLogRepository = {
     return { rows, ...total };
   },
 
-  /** Unsaved query runs (audited `QUERY_EXECUTED` with `anonymous`, not refused) of `actorId` since `since`. */
-  async anonymousRunsSince(db: DbOrTx, actorId: string, since: Date): Promise<{ count: number; first: Date | null }> {
-    const [row] = await db
-      .select({ count: sql<number>`count(*)::int`, first: sql<string | null>`min(${auditLog.occurredAt})` })
-      .from(auditLog)
-      .where(
-        and(
-          eq(auditLog.actorId, actorId),
-          eq(auditLog.eventType, 'QUERY_EXECUTED'),
-          gte(auditLog.occurredAt, since),
-          sql`${auditLog.outcome} <> 'DENIED'`,
-          sql`${auditLog.details} ->> 'anonymous' = 'true'`,
-        ),
-      );
-    return { count: Number(row?.count ?? 0), first: row?.first ? new Date(row.first) : null };
-  },
 };

@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, desc, eq, getTableColumns, gte, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, desc, eq, getTableColumns, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { CohortStatus } from '@hdp/contract';
 import type { DbOrTx } from '../db/database';
@@ -73,15 +73,6 @@ function toView(row: ViewRow): CohortView {
 
 /** The only code that reads and writes the cohorts and cohort_versions tables. */
 export const cohortRepository = {
-  /** How many cohort refreshes (each a run of a query) `userId` made since `since`, and when the first was. */
-  async refreshesSince(db: DbOrTx, userId: string, since: Date): Promise<{ count: number; first: Date | null }> {
-    const [row] = await db
-      .select({ count: sql<number>`count(*)::int`, first: sql<string | null>`min(${cohortVersions.createdAt})` })
-      .from(cohortVersions)
-      .where(and(eq(cohortVersions.createdBy, userId), eq(cohortVersions.origin, 'REFRESH'), gte(cohortVersions.createdAt, since)));
-    return { count: Number(row?.count ?? 0), first: row?.first ? new Date(row.first) : null };
-  },
-
   async findById(db: DbOrTx, id: string): Promise<CohortView | undefined> {
     const [row] = await selectViews(db).where(eq(cohorts.id, id)).limit(1);
     return row && toView(row);

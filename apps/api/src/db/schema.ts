@@ -202,6 +202,19 @@ export const queryExecutions = pgTable(
 );
 
 /**
+ * The per-user query limits (src/queries/query-limits.ts): when each of the user's query runs of the
+ * last 24 hours started, saved and unsaved runs and cohort refreshes together. One row per user,
+ * checked and extended by one conditional upsert, so parallel requests (in any API process) each
+ * see the runs the others took.
+ */
+export const queryRunCounters = pgTable('query_run_counters', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  runTimes: timestamp('run_times', { withTimezone: true, mode: 'date' }).array().notNull(),
+});
+
+/**
  * Cohorts: named snapshots of the persons a saved query selected. The person ids themselves live in
  * the warehouse (`hdp_cohorts.cohort_person`, keyed by version id) and never leave it; this table
  * holds the cohort and its current version's count, denormalised from cohort_versions for listing.

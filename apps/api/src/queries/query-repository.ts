@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { QueryExecutionStatus, QueryGroup, QueryResult } from '@hdp/contract';
 import type { DbOrTx } from '../db/database';
 import { cappedTotal } from '../db/paging';
@@ -90,15 +90,6 @@ export const queryRepository = {
 
 /** The only code that reads and writes the query_executions table (the records of query runs). */
 export const queryExecutionRepository = {
-  /** How many saved-query runs `userId` asked for since `since`, and when the first of them was. */
-  async requestsSince(db: DbOrTx, userId: string, since: Date): Promise<{ count: number; first: Date | null }> {
-    const [row] = await db
-      .select({ count: sql<number>`count(*)::int`, first: sql<string | null>`min(${queryExecutions.createdAt})` })
-      .from(queryExecutions)
-      .where(and(eq(queryExecutions.requestedBy, userId), gte(queryExecutions.createdAt, since)));
-    return { count: Number(row?.count ?? 0), first: row?.first ? new Date(row.first) : null };
-  },
-
   /** Records a PENDING run and queues its job (kind `query-run`), together. */
   async insert(
     db: DbOrTx,

@@ -1,6 +1,6 @@
 import { LIMITS, type QueryGroup, type QueryRule } from '@hdp/contract';
 import { EXPLORER_FIELD_BY_NAME, EXPLORER_TABLE_BY_NAME, type FieldDefinition, type TableDefinition } from './explorer-fields';
-import { RECORD_KEY_TABLE } from './record-keys';
+import { RECORD_KEY_COLUMN } from './record-keys';
 import { SCHEMA_NAME } from './warehouse-engine';
 
 /** A query tree the compiler refuses; `path` names the rule (`rules[1].rules[0]`). */
@@ -252,18 +252,15 @@ export function compileCohortPredicate(tree: QueryGroup, schema: string): Compil
 export const AGE_BAND_SQL = `CAST(LEAST(GREATEST(FLOOR((EXTRACT(YEAR FROM current_date) - p."year_of_birth") / 10.0), 0), 9) AS INTEGER)`;
 
 /**
- * The columns every aggregate answers, over the person row `p` and its record key row `k`
- * (`recordKeyJoin`): the count and the sum of the persons' secret keys, for perturbation.
+ * The columns every aggregate answers, over the person row `p`: the count and the sum of the
+ * persons' secret record keys (a column of `person`, see record-keys.ts), for perturbation.
  */
-export const AGGREGATE_SELECT = `SELECT p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, COUNT(*) AS n, SUM(k."record_key") AS key_sum`;
-
-/** Joins each person row `p` to its record key `k` (see record-keys.ts). */
-export const recordKeyJoin = (schema: string) => `JOIN "${schema}"."${RECORD_KEY_TABLE.name}" k ON k."person_id" = p."person_id"`;
+export const AGGREGATE_SELECT = `SELECT p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, COUNT(*) AS n, SUM(p."${RECORD_KEY_COLUMN}") AS key_sum`;
 
 /** The aggregate query of a cohort: persons counted by sex, age band, race and ethnicity. */
 export function compileCohortAggregate(tree: QueryGroup, schema: string): CompiledPredicate {
   const predicate = compileCohortPredicate(tree, schema);
-  return { sql: `${AGGREGATE_SELECT} FROM "${schema}"."person" p ${recordKeyJoin(schema)} WHERE ${predicate.sql} GROUP BY 1, 2, 3, 4`, params: predicate.params };
+  return { sql: `${AGGREGATE_SELECT} FROM "${schema}"."person" p WHERE ${predicate.sql} GROUP BY 1, 2, 3, 4`, params: predicate.params };
 }
 
 /** Just the number of persons (tests compare engines on it). */

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { CDM_TABLES, createTableSql } from './omop-cdm';
-import { createRecordKeysDuckDb, RECORD_KEY_TABLE } from './record-keys';
+import { addRecordKeysDuckDb, migrateRecordKeysDuckDb, RECORD_KEY_COLUMN } from './record-keys';
 import {
   plainValue,
   SCHEMA_NAME,
@@ -56,7 +56,9 @@ export class DuckDbWarehouse implements WarehouseEngine {
       const row = rows[0];
       if (row) warehouse.state = { schema: String(row.active_schema), source: String(row.source), loadedAt: row.loaded_at as Date };
       await warehouse.dropStaleSchemas(connection);
-      if (warehouse.state) await ensureRecordKeys(connection, warehouse.state.schema);
+      // A dataset loaded by an earlier version gets its record keys into `person`, written out at once.
+      const migrated = warehouse.state !== null && (await migrateRecordKeysDuckDb(connection, warehouse.state.schema));
+      if (migrated && path !== ':memory:') await connection.run('CHECKPOINT');
     } finally {
       connection.closeSync();
     }
@@ -120,7 +122,7 @@ export class DuckDbWarehouse implements WarehouseEngine {
     try {
       await createCdmSchema(connection, schema);
       await build(connection, schema);
-      await createRecordKeysDuckDb(connection, schema);
+      await addRecordKeysDuckDb(connection, schema);
       const rows = await countRows(connection, schema);
       const previous = this.state?.schema;
       const loadedAt = new Date();
@@ -154,16 +156,11 @@ export class DuckDbWarehouse implements WarehouseEngine {
   }
 }
 
-/** A dataset loaded before record keys existed gets them when the warehouse is opened. */
-async function ensureRecordKeys(connection: DuckDBConnection, schema: string): Promise<void> {
-  const found = await connection.runAndReadAll('SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [schema, RECORD_KEY_TABLE.name]);
-  if (found.getRows().length === 0) await createRecordKeysDuckDb(connection, schema);
-}
-
-/** information_schema rows → tables with their columns. */
+/** information_schema rows → tables with their columns (the secret record key column left out). */
 export function groupColumns(rows: WarehouseRow[]): TableDescription[] {
   const tables = new Map<string, TableDescription>();
   for (const row of rows) {
+    if (row.column_name === RECORD_KEY_COLUMN) continue;
     const name = String(row.table_name);
     if (!tables.has(name)) tables.set(name, { name, columns: [] });
     tables.get(name)!.columns.push({ name: String(row.column_name), type: String(row.data_type) });

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { countRows, createCdmSchema, groupColumns } from './duckdb-warehouse';
 import { CDM_POSTGRES_INDEXES, CDM_TABLES, createTableSql, type CdmTable } from './omop-cdm';
-import { createRecordKeysDuckDb, createRecordKeysPostgres, RECORD_KEY_TABLE } from './record-keys';
+import { addRecordKeysDuckDb, migrateRecordKeysPostgres, storedTable } from './record-keys';
 import {
   SCHEMA_NAME,
   stagingSchemaName,
@@ -60,7 +60,7 @@ export class PostgresWarehouse implements WarehouseEngine {
       'CREATE TABLE IF NOT EXISTS public.hdp_warehouse_state (id integer PRIMARY KEY, active_schema text NOT NULL, source text NOT NULL, loaded_at timestamptz NOT NULL)',
     );
     await warehouse.refreshState();
-    if (warehouse.state) await createRecordKeysPostgres(pool, warehouse.state.schema);
+    if (warehouse.state) await migrateRecordKeysPostgres(pool, warehouse.state.schema);
     // Another API process may load a dataset into the same server: follow its swaps.
     warehouse.refresher = setInterval(() => {
       if (!warehouse.loading) void warehouse.refreshState().catch(() => undefined);
@@ -130,15 +130,15 @@ export class PostgresWarehouse implements WarehouseEngine {
     try {
       await createCdmSchema(duck, schema);
       await build(duck, schema);
-      await createRecordKeysDuckDb(duck, schema);
+      await addRecordKeysDuckDb(duck, schema);
       const rows = await countRows(duck, schema);
       await this.pool.query(`CREATE SCHEMA "${schema}"`);
       try {
-        for (const t of [...CDM_TABLES, RECORD_KEY_TABLE]) {
+        for (const t of CDM_TABLES.map(storedTable)) {
           await this.pool.query(createTableSql(schema, t));
           await copyTable(duck, this.pool, schema, t);
         }
-        for (const [tableName, columns] of [...CDM_POSTGRES_INDEXES, [RECORD_KEY_TABLE.name, ['person_id']] as const]) {
+        for (const [tableName, columns] of CDM_POSTGRES_INDEXES) {
           for (const column of columns) await this.pool.query(`CREATE INDEX ON "${schema}"."${tableName}" ("${column}")`);
         }
         await this.pool.query(`ANALYZE`);

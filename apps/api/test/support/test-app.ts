@@ -34,8 +34,11 @@ let counter = 0;
  * database), with the first admin created. Requests go through Fastify's inject: real routing,
  * hooks, validation and serialisation, without a socket.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const postgres = testDbKind() === 'postgres' ? await createPostgresDatabase() : undefined;
+export async function startTestApp(env: Record<string, string> = {}, options: { sameDatabaseAs?: TestApp } = {}): Promise<TestApp> {
+  // A second API on the database of another (a second API process, as several share one PostgreSQL server).
+  const shared = options.sameDatabaseAs;
+  if (shared && !shared.config.databaseUrl) throw new Error('only a PostgreSQL database can be shared by two APIs');
+  const postgres = !shared && testDbKind() === 'postgres' ? await createPostgresDatabase() : undefined;
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     PUBLIC_URL,
@@ -43,10 +46,11 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ADMIN_EMAIL,
     ADMIN_PASSWORD: TEST_PASSWORD,
     ...(postgres && { DATABASE_URL: postgres.url }),
+    ...(shared && { DATABASE_URL: shared.config.databaseUrl! }),
     ...env,
   });
   const opened = await openServices(config, { inMemory: true });
-  const admin = (await ensureFirstAdmin(opened.services.db, config.admin))!.user;
+  const admin = shared ? shared.admin : (await ensureFirstAdmin(opened.services.db, config.admin))!.user;
   const app = await buildApp(opened.services);
 
   const request: TestApp['request'] = ({ token, headers, ...options }) =>
