@@ -168,7 +168,9 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
           timeout: UPSTREAM_TIMEOUT_MS,
         },
         (answer) => {
-          if (request.raw.destroyed) {
+          // The browser went away while Jupyter was working: nobody to answer. (Not `request.raw.destroyed`:
+          // a request whose body was read to the end is destroyed too.)
+          if (reply.raw.destroyed || request.raw.socket?.destroyed) {
             answer.destroy();
             return;
           }
