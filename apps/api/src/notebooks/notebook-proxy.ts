@@ -1,6 +1,8 @@
-import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { pipeline, type Duplex } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import querystring from 'node:querystring';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import replyFrom from '@fastify/reply-from';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { NotebookUpstream } from './runtime/runtime-driver';
 import type { NotebookSession, NotebookSessions } from './notebook-sessions';
@@ -52,37 +54,6 @@ function withoutSessionCookie(header: string | undefined): string | undefined {
   return kept.length ? kept.join(';').trim() : undefined;
 }
 
-/** Headers about one connection (RFC 9110 §7.6.1): each hop has its own, none is forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
-/**
- * Request headers the proxy does not pass on: the hop-by-hop ones; those it sets itself (`host`,
- * `authorization`, `cookie` without the session cookie); and `origin` and `referer`, which Jupyter
- * compares with `Host` — the platform has checked the session instead.
- */
-const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'host', 'authorization', 'cookie', 'origin', 'referer']);
-
-/** The request's headers as Jupyter gets them: its token added, the platform's session cookie left out. */
-function upstreamRequestHeaders(incoming: IncomingHttpHeaders, token: string): OutgoingHttpHeaders {
-  const listed = incoming.connection ? incoming.connection.toLowerCase().split(',').map((name) => name.trim()) : [];
-  const headers: OutgoingHttpHeaders = { host: 'localhost', authorization: `token ${token}` };
-  for (const name in incoming) {
-    if (!NOT_FORWARDED.has(name) && !listed.includes(name)) headers[name] = incoming[name];
-  }
-  const cookie = withoutSessionCookie(incoming.cookie);
-  if (cookie) headers.cookie = cookie;
-  return headers;
-}
-
-/** Jupyter's response headers as the browser gets them: without the hop-by-hop ones (Node sets its own). */
-function downstreamHeaders(incoming: IncomingHttpHeaders, html: boolean): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = {};
-  for (const name in incoming) {
-    // An HTML page is rewritten, so its length changes.
-    if (!HOP_BY_HOP.has(name) && !(html && name === 'content-length')) headers[name] = incoming[name];
-  }
-  return headers;
-}
-
 function isHtml(contentType: unknown): boolean {
   return typeof contentType === 'string' && contentType.startsWith('text/html');
 }
@@ -93,21 +64,17 @@ async function collect(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** How long Jupyter gets to start answering a request (a large notebook save can take a while). */
-const UPSTREAM_TIMEOUT_MS = 120_000;
+function unixUrl(upstream: NotebookUpstream, requestUrl: string): string {
+  return `unix+http://${querystring.escape(upstream.socketPath)}${requestUrl}`;
+}
 
 /**
- * The notebook proxy: HTTP through `node:http` and the kernel WebSockets through `ws`, to the
- * notebook's Unix socket, with `Host: localhost` and the Jupyter token added on the way. The
+ * The notebook proxy: HTTP through @fastify/reply-from and the kernel WebSockets through `ws`, to
+ * the notebook's Unix socket, with `Host: localhost` and the Jupyter token added on the way. The
  * browser proves itself with the notebook's session cookie, set by the open URL.
- *
- * HTTP answers other than HTML pages stream straight through (nothing buffered, nothing
- * rewritten); connections to each notebook's socket are kept alive and reused.
  */
 export async function registerNotebookProxy(app: FastifyInstance, options: NotebookProxyOptions): Promise<void> {
   const { sessions, activity } = options;
-  // One pool for every notebook: Node keys its idle connections by socket path.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 });
 
   async function admit(notebookId: string, cookieHeader: string | undefined): Promise<NotebookUpstream> {
     const session = sessions.verify(cookieValue(cookieHeader, NOTEBOOK_COOKIE), notebookId);
@@ -124,6 +91,7 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
     // Bodies pass through untouched (notebooks are saved as JSON larger than the API's body limit).
     proxy.removeAllContentTypeParsers();
     proxy.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    await proxy.register(replyFrom, { http: { requestOptions: { timeout: 120_000 } }, disableRequestLogging: true });
 
     const access = { public: true } as const;
     proxy.get<{ Params: { notebookId: string }; Querystring: { ticket?: string } }>(
@@ -158,48 +126,34 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
 
     const forward = async (request: FastifyRequest<{ Params: { notebookId: string } }>, reply: FastifyReply) => {
       const upstream = await admit(request.params.notebookId, request.headers.cookie);
-      const outgoing = http.request(
-        {
-          socketPath: upstream.socketPath,
-          path: request.raw.url ?? '/',
-          method: request.raw.method,
-          headers: upstreamRequestHeaders(request.headers, upstream.token),
-          agent,
-          timeout: UPSTREAM_TIMEOUT_MS,
+      return reply.from(unixUrl(upstream, request.raw.url ?? '/'), {
+        rewriteRequestHeaders: (_original, headers) => {
+          const rewritten: Record<string, string | string[] | undefined> = { ...headers, host: 'localhost', authorization: `token ${upstream.token}` };
+          // Jupyter compares Origin and Referer with Host: the platform checked the session instead.
+          delete rewritten.origin;
+          delete rewritten.referer;
+          const cookie = withoutSessionCookie(headers.cookie);
+          if (cookie) rewritten.cookie = cookie;
+          else delete rewritten.cookie;
+          return rewritten as typeof headers;
         },
-        (answer) => {
-          // The browser went away while Jupyter was working: nobody to answer. (Not `request.raw.destroyed`:
-          // a request whose body was read to the end is destroyed too.)
-          if (reply.raw.destroyed || request.raw.socket?.destroyed) {
-            answer.destroy();
-            return;
-          }
-          const html = isHtml(answer.headers['content-type']);
-          reply.code(answer.statusCode ?? 502).headers(downstreamHeaders(answer.headers, html));
-          // A connection whose request body Jupyter did not read to the end cannot serve another request.
-          if (!request.raw.complete) reply.header('connection', 'close');
-          if (!html) {
-            reply.send(answer);
-            return;
-          }
+        rewriteHeaders: (headers) => {
+          if (!isHtml(headers['content-type'])) return headers;
+          // The page is rewritten below, so its length changes.
+          const rewritten = { ...headers };
+          delete rewritten['content-length'];
+          return rewritten;
+        },
+        onResponse: (_request, response, raw) => {
+          if (!isHtml(response.getHeader('content-type'))) return response.send(raw.stream);
           // Jupyter writes its token into every page (for its scripts' API calls); the proxy adds
           // the token itself, so the page goes out without it.
-          collect(answer).then(
-            (page) => reply.send(page.replaceAll(`?token=${upstream.token}`, '').replaceAll(upstream.token, '')),
-            (error: unknown) => reply.send(error),
+          collect(raw.stream).then(
+            (page) => response.send(page.replaceAll(`?token=${upstream.token}`, '').replaceAll(upstream.token, '')),
+            (error: unknown) => response.send(error),
           );
         },
-      );
-      outgoing.on('timeout', () => outgoing.destroy(new ApiError(504, 'The notebook server did not answer in time.')));
-      outgoing.on('error', (error) => {
-        if (reply.sent) return;
-        reply.send(error instanceof ApiError ? error : new ApiError(502, 'The notebook server could not be reached. Try again, or stop and start the notebook.'));
       });
-      // Bodies pass through as they come (a saved notebook can be larger than the API's body limit).
-      const body = request.body as NodeJS.ReadableStream | undefined;
-      if (body && typeof body.pipe === 'function') pipeline(body, outgoing, () => undefined);
-      else outgoing.end();
-      return reply;
     };
     const route = { config: { access }, schema: { hide: true } };
     proxy.all(`${NOTEBOOK_PROXY_PREFIX}/:notebookId/`, route, forward);
