@@ -89,7 +89,9 @@ test.describe('notebooks', () => {
 
     // A new Python notebook, its kernel reached through the proxy's WebSocket, runs the cell.
     await jupyter.getByRole('button', { name: 'New' }).click();
-    const [editor] = await Promise.all([context.waitForEvent('page'), jupyter.getByRole('menuitem', { name: /^Python 3/ }).click()]);
+    // Jupyter names each kernel's menu item by the kernel's id (aria-label), and shows its display name.
+    const python = jupyter.locator('#new-menu [id^="kernel-"] [role="menuitem"]').filter({ hasText: /^Python 3/ }).first();
+    const [editor] = await Promise.all([context.waitForEvent('page'), python.click()]);
     await expect(editor).toHaveURL(/\/jupyter\/[0-9a-f-]{36}\/notebooks\/Untitled.*\.ipynb/, { timeout: 30_000 });
     await expect(editor.locator('#kernel_indicator_icon.kernel_idle_icon')).toBeAttached({ timeout: 30_000 });
     await editor.locator('.cell .CodeMirror').first().click();
