@@ -1,7 +1,7 @@
 /**
  * The benchmark's HTTP client, in its own process so that it does not share the proxy's event
- * loop: alternately fetches a file from the Jupyter server directly (its Unix socket) and through
- * the proxy, and prints the times as JSON. Arguments: one JSON object (see FetchPlan).
+ * loop: in turn fetches a file from the Jupyter server directly (its Unix socket), through the
+ * proxy and through a bare relay, and prints the times as JSON. Arguments: one JSON object (see FetchPlan).
  */
 import http from 'node:http';
 
@@ -9,6 +9,8 @@ interface FetchPlan {
   socketPath: string;
   token: string;
   proxyPort: number;
+  /** A bare Node relay to the same socket (no checks, no rewriting): the floor of any Node proxy. */
+  relayPort: number;
   cookie: string;
   path: string;
   size: number;
@@ -32,14 +34,17 @@ const get = (options: http.RequestOptions) =>
   });
 const direct: number[] = [];
 const proxied: number[] = [];
+const relayed: number[] = [];
 for (let i = 0; i < plan.fetches + 20; i += 1) {
   const d = await get({ socketPath: plan.socketPath, path: plan.path, headers: { host: 'localhost', authorization: `token ${plan.token}` } });
   const p = await get({ host: '127.0.0.1', port: plan.proxyPort, path: plan.path, headers: { cookie: plan.cookie } });
-  // The first twenty warm both paths up.
+  const r = await get({ host: '127.0.0.1', port: plan.relayPort, path: plan.path });
+  // The first twenty warm every path up.
   if (i >= 20) {
     direct.push(d);
     proxied.push(p);
+    relayed.push(r);
   }
 }
 agent.destroy();
-process.stdout.write(JSON.stringify({ direct, proxied }));
+process.stdout.write(JSON.stringify({ direct, proxied, relayed }));

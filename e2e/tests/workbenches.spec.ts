@@ -84,11 +84,21 @@ test.describe.serial('workbenches', () => {
     await picture(page, 'workbench-wizard.png');
     await page.getByRole('button', { name: 'Next' }).click();
 
-    // Add Users: the steward who published the cohort can be found by their email.
+    // Add Users: a researcher (not an administrator) finds colleagues in the member directory by
+    // part of their name or email; an auditor, who cannot be a member, is not found.
     await expect(stepHeading(page)).toHaveText('Step 3 of 4: Add Users');
     await expect(page.getByRole('button', { name: `Remove ${ACCOUNTS.researcher.email}` })).toBeDisabled();
-    await page.getByRole('combobox', { name: 'Person (name or email)' }).fill(ACCOUNTS.steward.email);
-    await page.locator('.ant-select-item-option').filter({ hasText: ACCOUNTS.steward.email }).click();
+    const person = page.getByRole('combobox', { name: 'Person (name or email)' });
+    const option = (account: (typeof ACCOUNTS)[keyof typeof ACCOUNTS]) =>
+      page.locator('.ant-select-item-option').filter({ hasText: `${account.name} (${account.email})` });
+    await person.fill('a');
+    await expect(page.getByText('Type at least 2 characters of a name or an email.')).toBeVisible();
+    await person.fill(ACCOUNTS.admin.name.slice(0, 3));
+    await expect(option(ACCOUNTS.admin)).toBeVisible();
+    await person.fill(ACCOUNTS.auditor.name);
+    await expect(page.getByText(`No one found for “${ACCOUNTS.auditor.name}”.`)).toBeVisible();
+    await person.fill(ACCOUNTS.steward.name.split(' ')[0]!);
+    await option(ACCOUNTS.steward).click();
     await page.getByRole('button', { name: 'Add member' }).click();
     await expect(page.getByRole('combobox', { name: `Role of ${ACCOUNTS.steward.email}` })).toBeVisible();
     expect(await seriousViolations(page), 'users step').toEqual([]);
@@ -108,7 +118,7 @@ test.describe.serial('workbenches', () => {
     await expect(page.getByRole('list', { name: 'Cohorts to release' })).toContainText(cohortName);
     await expect(page.getByRole('list', { name: 'Queries to copy' })).toHaveText(queryName);
     await expect(page.getByRole('list', { name: 'Documents to copy' })).toContainText(documentName);
-    await expect(page.getByRole('list', { name: 'Members and roles' })).toContainText(`${ACCOUNTS.steward.email}: Reader`);
+    await expect(page.getByRole('list', { name: 'Members and roles' })).toContainText(`${ACCOUNTS.steward.name} (${ACCOUNTS.steward.email}): Reader`);
     expect(await seriousViolations(page), 'review step').toEqual([]);
     await page.getByRole('button', { name: 'Create' }).click();
 

@@ -157,6 +157,21 @@ describe('the proxy and the open flow', () => {
     kernelId = ((await kernels.json()) as { id: string }).id;
   });
 
+  it('passes a body larger than the API\'s body limit up, and streams a file down whole and unchanged', async () => {
+    const source = 'x'.repeat(testApp.config.bodyLimitBytes);
+    const content = { cells: [{ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source }], metadata: {}, nbformat: 4, nbformat_minor: 5 };
+    const saved = await proxied('PUT', 'api/contents/large.ipynb', { body: { type: 'notebook', format: 'json', content } });
+    expect(saved.status, await saved.clone().text()).toBe(201);
+    const file = await proxied('GET', 'files/large.ipynb');
+    expect(file.status).toBe(200);
+    const text = await file.text();
+    // Not HTML: sent as Jupyter sent it, with its length, and without the hop-by-hop headers of the upstream connection.
+    expect(Number(file.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    // nbformat may store a cell's source as a list of lines.
+    expect([(JSON.parse(text) as { cells: { source: string | string[] }[] }).cells[0]!.source].flat().join('')).toBe(source);
+    expect(file.headers.get('transfer-encoding')).toBeNull();
+  });
+
   it('runs 1 + 1 over the kernel WebSocket and gets 2', async () => {
     const kernel = await openKernel();
     try {

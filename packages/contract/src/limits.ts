@@ -23,6 +23,13 @@ export const LIMITS = {
   maxPageSize: 100,
   /** The page size when a list call gives none. */
   defaultPageSize: 10,
+  /**
+   * The member directory finds a colleague one can name; it is not a list of everyone to page
+   * through. A search gives at least this many characters of a name or an email ...
+   */
+  directorySearchMinLength: 2,
+  /** ... and an answer holds at most this many people (no paging: a longer search narrows it). */
+  directoryMaxResults: 20,
   /** Lifetime of an id token issued by the embedded issuer, in seconds. */
   idTokenTtlSeconds: 600,
   /** Lifetime of a refresh token, in seconds (rotated on each use). */

@@ -39,6 +39,12 @@ describe('the permission matrix', () => {
     expect(can({ status: 'ACTIVE', roles: ['RESEARCHER'] }, 'cohorts:publish')).toBe(false);
   });
 
+  it('opens the member directory to exactly those who may create or edit workbenches', () => {
+    expect(rolesFor('users:directory')).toEqual(rolesFor('workbenches:create'));
+    expect(rolesFor('users:directory')).toEqual(rolesFor('workbenches:update'));
+    expect(can({ status: 'ACTIVE', roles: ['AUDITOR'] }, 'users:directory')).toBe(false);
+  });
+
   it('lists the permissions an actor holds', () => {
     const auditor = permissionsOf({ status: 'ACTIVE', roles: ['AUDITOR'] });
     expect(auditor).toEqual(['me:read', 'me:logout', 'auditLog:read']);

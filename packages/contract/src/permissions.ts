@@ -5,6 +5,12 @@ const DATA_USERS: readonly Role[] = ['ADMIN', 'DATA_STEWARD', 'RESEARCHER'];
 const STEWARDS: readonly Role[] = ['ADMIN', 'DATA_STEWARD'];
 const ADMINS: readonly Role[] = ['ADMIN'];
 const AUDIT_READERS: readonly Role[] = ['ADMIN', 'AUDITOR'];
+/**
+ * Who may look colleagues up in the member directory: the people who may create a workbench or edit
+ * its members (`workbenches:create`, `workbenches:update`). AUDITORs hold no data role, cannot be
+ * members and have no business browsing the people who can.
+ */
+const WORKBENCH_MAKERS: readonly Role[] = DATA_USERS;
 
 /**
  * The permission matrix: resource × action → the roles allowed.
@@ -14,13 +20,13 @@ const AUDIT_READERS: readonly Role[] = ['ADMIN', 'AUDITOR'];
  */
 export const PERMISSIONS = {
   me: { read: ALL, logout: ALL },
-  users: { list: ADMINS, read: ADMINS, invite: ADMINS, resendInvitation: ADMINS, disable: ADMINS, enable: ADMINS, revoke: ADMINS },
+  users: { list: ADMINS, read: ADMINS, invite: ADMINS, resendInvitation: ADMINS, disable: ADMINS, enable: ADMINS, revoke: ADMINS, directory: WORKBENCH_MAKERS },
   auditLog: { read: AUDIT_READERS },
   dataExplorer: { readSchema: DATA_USERS },
   queries: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, delete: DATA_USERS, execute: DATA_USERS },
   cohorts: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, publish: STEWARDS },
   documents: { upload: DATA_USERS, read: DATA_USERS, delete: DATA_USERS },
-  workbenches: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, delete: DATA_USERS },
+  workbenches: { list: DATA_USERS, read: DATA_USERS, create: WORKBENCH_MAKERS, update: WORKBENCH_MAKERS, delete: DATA_USERS },
   notebooks: { list: DATA_USERS, create: DATA_USERS, start: DATA_USERS, stop: DATA_USERS, delete: DATA_USERS, open: DATA_USERS },
   visualisation: { issueToken: DATA_USERS },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;

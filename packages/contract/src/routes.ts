@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Permission } from './permissions';
 import { Id, ListQuery, listOf } from './schemas/common';
 import { RefreshRequest, TokenRequest, TokenResponse } from './schemas/auth';
-import { AcceptInvitationRequest, InvitationInfo, InvitationTokenRequest, InviteUsersRequest, InviteUsersResponse, Me, User, UserListQuery } from './schemas/users';
+import { AcceptInvitationRequest, InvitationInfo, InvitationTokenRequest, InviteUsersRequest, InviteUsersResponse, Me, User, UserDirectory, UserDirectoryQuery, UserListQuery } from './schemas/users';
 import { AuditChainReport, AuditEntry, AuditLogQuery } from './schemas/audit';
 import { Document, DocumentListQuery } from './schemas/documents';
 import { CohortCreate, CohortDetail, CohortList, CohortListQuery, CohortUpdate } from './schemas/cohorts';
@@ -102,6 +102,11 @@ export const ROUTES = {
   listUsers: {
     method: 'GET', path: '/api/v1/users/', tag: 'users', access: { permission: 'users:list' },
     summary: 'List users', querystring: UserListQuery, responses: { 200: listOf('users', User) },
+  },
+  searchUserDirectory: {
+    method: 'GET', path: '/api/v1/users/directory/', beyondSpec: true, tag: 'users', access: { permission: 'users:directory' },
+    summary: 'Find people who can be added to a workbench (ACTIVE, with a data role) by part of their name or email',
+    querystring: UserDirectoryQuery, responses: { 200: UserDirectory },
   },
   inviteUsers: {
     method: 'POST', path: '/api/v1/users/', tag: 'users', access: { permission: 'users:invite' },

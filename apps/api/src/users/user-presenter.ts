@@ -1,5 +1,5 @@
-import { permissionsOf, type Me, type User } from '@hdp/contract';
-import type { UserRow } from './user-repository';
+import { permissionsOf, type DirectoryUser, type Me, type User } from '@hdp/contract';
+import type { DirectoryRow, UserRow } from './user-repository';
 
 /** The fields of a user that leave the server; the password hash never does. */
 export function presentUser(row: UserRow): User {
@@ -19,4 +19,9 @@ export function presentUser(row: UserRow): User {
 /** The current user, with the permissions the matrix gives them. */
 export function presentMe(row: UserRow): Me {
   return { ...presentUser(row), permissions: permissionsOf(row) };
+}
+
+/** A person as the member directory shows them: id, email and name, nothing about their account. */
+export function presentDirectoryUser(row: DirectoryRow): DirectoryUser {
+  return { id: row.id, email: row.email, name: row.name };
 }

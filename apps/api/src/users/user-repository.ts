@@ -6,6 +6,9 @@ import { users } from '../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
 
+/** What the member directory reads of a user. */
+export type DirectoryRow = Pick<UserRow, 'id' | 'email' | 'name'>;
+
 export interface UserListFilter {
   skip: number;
   limit: number;
@@ -83,6 +86,20 @@ export const userRepository = {
   ): Promise<UserRow | undefined> {
     const [row] = await db.update(users).set({ ...values, updatedAt: new Date() }).where(eq(users.id, id)).returning();
     return row;
+  },
+
+  /**
+   * The member directory: ACTIVE users holding one of `roles` whose email or name matches `search`,
+   * by email, at most `limit` of them (one more is read to tell whether there are others).
+   */
+  async directory(db: DbOrTx, filter: { search: string; limit: number; roles: readonly Role[] }): Promise<{ rows: DirectoryRow[]; more: boolean }> {
+    const rows = await db
+      .select({ id: users.id, email: users.email, name: users.name })
+      .from(users)
+      .where(and(eq(users.status, 'ACTIVE'), sql`${users.roles} && ${sql.param([...filter.roles])}::text[]`, searchCondition(filter.search)))
+      .orderBy(asc(users.email))
+      .limit(filter.limit + 1);
+    return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };
   },
 
   async list(db: DbOrTx, filter: UserListFilter): Promise<{ rows: UserRow[]; total: number; total_capped: boolean }> {

@@ -35,6 +35,31 @@ export const UserListQuery = ListQuery.extend({
   roles: repeated(Role).optional(),
 });
 
+/**
+ * A search of the member directory: part of a name or an email (case is ignored; `%` and `_` are
+ * plain characters), and how many people to return at most.
+ */
+export const UserDirectoryQuery = z.object({
+  search: z
+    .string({ error: `give at least ${LIMITS.directorySearchMinLength} characters of a name or an email` })
+    .trim()
+    .min(LIMITS.directorySearchMinLength, `give at least ${LIMITS.directorySearchMinLength} characters of a name or an email`)
+    .max(100, 'give at most 100 characters'),
+  limit: z.coerce.number().int().min(1).max(LIMITS.directoryMaxResults).default(10),
+});
+
+/** A person as the member directory shows them: who they are, nothing about their account. */
+export const DirectoryUser = z
+  .object({ id: z.uuid(), email: z.string(), name: z.string().nullable() })
+  .meta({ id: 'DirectoryUser' });
+export type DirectoryUser = z.infer<typeof DirectoryUser>;
+
+/** The people a directory search found, by email; `more` when others matched beyond `limit`. */
+export const UserDirectory = z
+  .object({ users: z.array(DirectoryUser), more: z.boolean() })
+  .meta({ id: 'UserDirectory' });
+export type UserDirectory = z.infer<typeof UserDirectory>;
+
 /** The body `request` of POST /users/: one or more people to invite. */
 export const InviteUsersRequest = z
   .object({

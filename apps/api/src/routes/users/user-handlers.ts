@@ -1,8 +1,9 @@
+import { rolesFor } from '@hdp/contract';
 import { currentUser, type RouteHandlers } from '../../http/route-types';
 import { auditContextOf } from '../../http/audit-context';
 import { notFound } from '../../http/api-error';
 import { signOut } from '../../identity/session-commands';
-import { presentMe, presentUser } from '../../users/user-presenter';
+import { presentDirectoryUser, presentMe, presentUser } from '../../users/user-presenter';
 import { userRepository, type UserRow } from '../../users/user-repository';
 import { changeUserStatus, USER_NOT_FOUND } from '../../users/user-status-changer';
 import { inviteUsers, resendInvitation } from '../../users/user-inviter';
@@ -42,6 +43,17 @@ export const userHandlers: RouteHandlers = {
       roles: q.roles,
     });
     return { users: rows.map(presentUser), ...total };
+  },
+
+  /**
+   * The member directory: only people who could be added to a workbench (ACTIVE, holding a role that
+   * may use workbenches, the rule the member planner applies), so it tells no one about disabled,
+   * invited or auditor accounts.
+   */
+  searchUserDirectory: async (request) => {
+    const { search, limit } = request.query;
+    const { rows, more } = await userRepository.directory(request.server.services.db, { search, limit, roles: rolesFor('workbenches:read') });
+    return { users: rows.map(presentDirectoryUser), more };
   },
 
   getUser: async (request) => {

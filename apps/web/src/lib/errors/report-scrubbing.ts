@@ -10,7 +10,7 @@ export const DATA_ENDPOINTS: ReadonlySet<string> = new Set([
   'createQuery', 'updateQuery', 'listQueries', 'searchConcepts',
   'createCohort', 'updateCohort', 'getCohort', 'listCohorts', 'refreshCohort',
   'createWorkbench', 'updateWorkbench', 'getWorkbench', 'listWorkbenches',
-  'inviteUsers', 'resendInvitation', 'inspectInvitation', 'acceptInvitation', 'getUser', 'listUsers', 'getMe',
+  'inviteUsers', 'resendInvitation', 'inspectInvitation', 'acceptInvitation', 'getUser', 'listUsers', 'searchUserDirectory', 'getMe',
   'listAuditLog', 'uploadDocument', 'downloadDocument', 'listDocuments',
   'getVisualisationToken',
 ]);

@@ -1,9 +1,7 @@
-import { useMemo } from 'react';
+import { useEffect, useState } from 'react';
 import { skipToken } from '@reduxjs/toolkit/query';
-import type { Me, Role } from '@hdp/contract';
 import { LIMITS } from '@hdp/contract/limits';
-import { useListCohortsQuery } from '@/features/cohorts/api/list-cohorts';
-import { useListUsersQuery } from '@/features/users/api/list-users';
+import { useSearchUserDirectoryQuery } from '@/features/users/api/search-user-directory';
 
 /** A person who can be added to a workbench. */
 export interface MemberCandidate {
@@ -12,40 +10,40 @@ export interface MemberCandidate {
   name: string | null;
 }
 
-/** Roles that work with data: only their holders can be members. */
-export const DATA_ROLES: Role[] = ['ADMIN', 'DATA_STEWARD', 'RESEARCHER'];
-
 /** How many candidates the picker offers at once. */
 export const CANDIDATE_LIMIT = 10;
 
-const matches = (search: string) => (person: MemberCandidate) =>
-  !search || person.email.toLowerCase().includes(search) || (person.name ?? '').toLowerCase().includes(search);
+/** How long typing must pause before the directory is asked, in milliseconds. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** The value, once it has stopped changing for `delayMs`. */
+function useSettled<T>(value: T, delayMs: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
+}
 
 /**
- * Who can be added as a member, for a search text. An administrator (who may list users) searches
- * every ACTIVE holder of a data role. Anyone else cannot list users, so the candidates are the
- * people their data already names: the authors and publishers of published cohorts. The API checks
- * every member it is sent (ACTIVE, a data role) and refuses the others with a 418.
+ * Who can be added as a member, for a search text: the member directory's answer (ACTIVE users
+ * holding a data role, the people the API accepts as members), the same for everyone. The directory
+ * is asked once typing pauses and the text is long enough; until then nothing is offered, never the
+ * answer to an earlier text.
  */
-export function useMemberCandidates(me: Me, search: string) {
-  const canListUsers = me.permissions.includes('users:list');
-  const needle = search.trim().toLowerCase();
-  const users = useListUsersQuery(
-    canListUsers ? { skip: 0, limit: CANDIDATE_LIMIT, status: ['ACTIVE'], roles: DATA_ROLES, ...(needle ? { search: needle } : {}) } : skipToken,
-  );
-  const cohorts = useListCohortsQuery(canListUsers ? skipToken : { skip: 0, limit: LIMITS.maxPageSize, status: 'PUBLISHED', order_by: '-updated_at' });
-
-  const candidates = useMemo<MemberCandidate[]>(() => {
-    if (canListUsers) return (users.data?.users ?? []).map((user) => ({ id: user.id, email: user.email, name: user.name }));
-    const known = new Map<string, MemberCandidate>();
-    for (const cohort of cohorts.data?.cohorts ?? []) {
-      for (const person of [cohort.author, cohort.published_by]) {
-        if (person?.email && !known.has(person.id)) known.set(person.id, { id: person.id, email: person.email, name: null });
-      }
-    }
-    return [...known.values()].filter(matches(needle)).slice(0, CANDIDATE_LIMIT);
-  }, [canListUsers, users.data, cohorts.data, needle]);
-
-  const source = canListUsers ? users : cohorts;
-  return { candidates, canListUsers, isFetching: source.isFetching, isError: source.isError };
+export function useMemberCandidates(search: string) {
+  const needle = search.trim();
+  const settled = useSettled(needle, SEARCH_DEBOUNCE_MS);
+  const asking = settled.length >= LIMITS.directorySearchMinLength;
+  const directory = useSearchUserDirectoryQuery(asking ? { search: settled, limit: CANDIDATE_LIMIT } : skipToken);
+  const current = asking && settled === needle ? directory.currentData : undefined;
+  return {
+    candidates: current?.users ?? [],
+    /** More people matched than are offered: a longer text narrows them down. */
+    more: current?.more ?? false,
+    tooShort: needle.length < LIMITS.directorySearchMinLength,
+    isFetching: needle !== settled || directory.isFetching,
+    isError: asking && directory.isError,
+  };
 }

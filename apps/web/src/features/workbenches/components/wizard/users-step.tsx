@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { Button, Select, Table, type TableProps } from 'antd';
 import type { Me } from '@hdp/contract';
 import { WORKBENCH_LIMITS, WORKBENCH_MEMBER_ROLES, type WorkbenchMemberRole } from '@hdp/contract/workbench-rules';
+import { LIMITS } from '@hdp/contract/limits';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { useMemberCandidates } from '../../hooks/use-member-candidates';
+import { CANDIDATE_LIMIT, useMemberCandidates, type MemberCandidate } from '../../hooks/use-member-candidates';
 import { MEMBER_ROLE_HELP, MEMBER_ROLE_LABELS } from '../../labels';
 import { memberAdded, memberRemoved, memberRoleChanged, selectWorkbenchWizard, type PickedMember } from '../../slice';
 import { isLastOwnerSelf } from '../../wizard-rules';
@@ -13,18 +14,32 @@ const SHORT_ROLE_OPTIONS = WORKBENCH_MEMBER_ROLES.map((role) => ({ value: role, 
 const MUTED = { color: '#5b6470', fontSize: 13 } as const;
 const LAST_OWNER = 'You are the only owner: make someone else an owner first.';
 
-/** Adds a person: a searchable choice of people and their role. */
-function AddMember({ me }: { me: Me }) {
+/** What the person field's list says when it offers no one. */
+function nobodyText(search: string, found: number, state: { tooShort: boolean; isFetching: boolean; isError: boolean }): string {
+  if (state.tooShort) return `Type at least ${LIMITS.directorySearchMinLength} characters of a name or an email.`;
+  if (state.isError) return 'People could not be loaded.';
+  if (state.isFetching) return 'Searching…';
+  if (found > 0) return `Everyone found for “${search.trim()}” is already a member.`;
+  return `No one found for “${search.trim()}”.`;
+}
+
+/** Adds a person: a search of the member directory and their role. */
+function AddMember() {
   const dispatch = useAppDispatch();
   const { users } = useAppSelector(selectWorkbenchWizard);
   const [search, setSearch] = useState('');
-  const [personId, setPersonId] = useState<string | undefined>();
+  // The person picked, kept whole: the search text (and with it the people offered) may change after picking.
+  const [chosen, setChosen] = useState<MemberCandidate | undefined>();
   const [role, setRole] = useState<WorkbenchMemberRole>('READER');
-  const { candidates, canListUsers, isFetching, isError } = useMemberCandidates(me, search);
+  const { candidates, more, tooShort, isFetching, isError } = useMemberCandidates(search);
   const members = new Set(users.map((user) => user.id));
   const offered = candidates.filter((candidate) => !members.has(candidate.id));
-  const chosen = offered.find((candidate) => candidate.id === personId);
   const full = users.length >= WORKBENCH_LIMITS.maxMembers;
+  // The picked person stays an option (so the field shows them) whatever the search now finds.
+  const options = (chosen && !offered.some((candidate) => candidate.id === chosen.id) ? [chosen, ...offered] : offered).map((candidate) => ({
+    value: candidate.id,
+    label: candidate.name ? `${candidate.name} (${candidate.email})` : candidate.email,
+  }));
 
   return (
     <section aria-labelledby="add-member" style={{ marginBottom: 24 }}>
@@ -39,14 +54,12 @@ function AddMember({ me }: { me: Me }) {
             showSearch={{ filterOption: false, onSearch: setSearch, searchValue: search }}
             allowClear
             placeholder="Type a name or an email"
-            value={personId}
-            onChange={(value?: string) => setPersonId(value)}
-            options={offered.map((candidate) => ({ value: candidate.id, label: candidate.name ? `${candidate.name} (${candidate.email})` : candidate.email }))}
+            value={chosen?.id}
+            onChange={(value?: string) => setChosen(offered.find((candidate) => candidate.id === value))}
+            options={options}
             loading={isFetching}
             notFoundContent={
-              <span style={{ color: '#595959' }}>
-                {isError ? 'People could not be loaded.' : search ? `No one found for “${search}”.` : 'No one to add yet.'}
-              </span>
+              <span style={{ color: '#595959' }}>{nobodyText(search, candidates.length, { tooShort, isFetching, isError })}</span>
             }
             style={{ width: 340 }}
           />
@@ -60,7 +73,7 @@ function AddMember({ me }: { me: Me }) {
           onClick={() => {
             if (!chosen) return;
             dispatch(memberAdded({ ...chosen, role }));
-            setPersonId(undefined);
+            setChosen(undefined);
             setSearch('');
           }}
         >
@@ -68,9 +81,9 @@ function AddMember({ me }: { me: Me }) {
         </Button>
       </div>
       <p style={{ ...MUTED, margin: '8px 0 0' }}>
-        {canListUsers
-          ? 'Every active user with a data role (researcher, data steward or administrator) can be added.'
-          : 'You can add the people your data names: the authors and publishers of published cohorts. To add someone else, ask an administrator to add them.'}
+        Find any active user with a data role (researcher, data steward or administrator) by at least{' '}
+        {LIMITS.directorySearchMinLength} characters of their name or email.
+        {more ? ` More than ${CANDIDATE_LIMIT} people match “${search.trim()}”: type more of the name or email.` : ''}
         {full ? ` A workbench can have at most ${WORKBENCH_LIMITS.maxMembers} members.` : ''}
       </p>
     </section>
@@ -140,7 +153,7 @@ export function UsersStep({ me, showProblems, problems }: { me: Me; showProblems
       <p style={{ margin: '0 0 16px' }}>
         Owners edit and delete the workbench, writers work in it, readers read it. Only members can open it and its data.
       </p>
-      <AddMember me={me} />
+      <AddMember />
       <section aria-labelledby="members-heading">
         <h3 id="members-heading" style={{ fontSize: 15, fontWeight: 600, margin: '0 0 8px' }}>
           Members ({users.length})

@@ -31,6 +31,11 @@ function answering(submit: (call: RecordedCall) => Answer = () => ({ status: 201
     if (call.path === '/api/v1/cohorts/') return { body: { cohorts: [cohort], total: 1, total_capped: false, total_tags: ['diabetes', 'women'] } };
     if (call.path === '/api/v1/queries/') return { body: { queries: [query], total: 1 } };
     if (call.path === '/api/v1/documents/') return { body: { documents: [document], total: 1, total_capped: false } };
+    if (call.path === '/api/v1/users/directory/') {
+      const search = call.query.get('search')!.toLowerCase();
+      const found = [ME, COLLEAGUE].filter((person) => person.email.includes(search) || (person.name ?? '').toLowerCase().includes(search));
+      return { body: { users: found.map(({ id, email, name }) => ({ id, email, name })), more: false } };
+    }
     if (call.path.startsWith('/api/v1/workbenches/')) return submit(call);
     return { status: 404, body: { detail: 'not here' } };
   });
@@ -121,9 +126,18 @@ describe('the workbench wizard', { timeout: 60_000 }, () => {
     expect(screen.getByRole('button', { name: `Remove ${ME.email}` })).toBeDisabled();
     expect(screen.getByRole('button', { name: `Remove ${ME.email}` })).toHaveAccessibleDescription('You are the only owner: make someone else an owner first.');
 
-    // A researcher cannot list users: the people their data names (the cohort's author) are offered.
-    await userEvent.click(screen.getByRole('combobox', { name: 'Person (name or email)' }));
-    await userEvent.click(await screen.findByText(COLLEAGUE.email, { selector: '.ant-select-item-option-content' }));
+    // Colleagues are found in the member directory once two characters are typed and typing pauses.
+    const person = screen.getByRole('combobox', { name: 'Person (name or email)' });
+    await userEvent.click(person);
+    expect(await screen.findByText('Type at least 2 characters of a name or an email.')).toBeInTheDocument();
+    await userEvent.type(person, 'ros');
+    expect(await screen.findByText('Everyone found for “ros” is already a member.')).toBeInTheDocument();
+    await userEvent.clear(person);
+    await userEvent.type(person, 'Stel');
+    await userEvent.click(await screen.findByText(`${COLLEAGUE.name} (${COLLEAGUE.email})`, { selector: '.ant-select-item-option-content' }));
+    const searches = calls.filter((call) => call.path === '/api/v1/users/directory/').map((call) => call.query.toString());
+    // Debounced: one call per pause in typing, none for what was typed in between.
+    expect(searches).toEqual(['search=ros&limit=10', 'search=Stel&limit=10']);
     await userEvent.click(screen.getByRole('button', { name: 'Add member' }));
     expect(screen.getByRole('combobox', { name: `Role of ${COLLEAGUE.email}` })).toBeInTheDocument();
     await next();
@@ -133,7 +147,7 @@ describe('the workbench wizard', { timeout: 60_000 }, () => {
     expect(within(screen.getByRole('list', { name: 'Cohorts to release' })).getByText('Women with type 2 diabetes: 273 persons')).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Members and roles' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
       `${ME.name} (${ME.email}): Owner`,
-      `${COLLEAGUE.email}: Reader`,
+      `${COLLEAGUE.name} (${COLLEAGUE.email}): Reader`,
     ]);
     await userEvent.click(screen.getByRole('button', { name: 'Create' }));
 
