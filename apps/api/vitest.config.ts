@@ -8,6 +8,7 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    globalSetup: ['test/support/pglite-template.ts'],
     projects: [
       { extends: true, test: { name: 'api-pglite', include: ['test/**/*.test.ts'], env: { HDP_TEST_DB: 'pglite' } } },
       {

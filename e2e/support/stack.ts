@@ -145,7 +145,7 @@ export async function startStack(log: (line: string) => void): Promise<RunningSt
     const api = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: API_DIR,
       // WEB_URL: invitation e-mails link to this web app. No SMTP_URL: mail goes to DATA_DIR/outbox.
-      env: { ...process.env, DATA_DIR: dataDir, API_HOST: '127.0.0.1', API_PORT: String(apiPort), LOG_LEVEL: 'warn', WEB_URL: webUrl, SMTP_URL: '', CLIENT_ADDRESS_SECRET: clientAddressSecret },
+      env: { ...process.env, DATA_DIR: dataDir, API_HOST: '127.0.0.1', API_PORT: String(apiPort), LOG_LEVEL: 'warn', WEB_URL: webUrl, SMTP_URL: '', CLIENT_ADDRESS_SECRET: clientAddressSecret, PASSWORD_HASH_COST: '10' },
       stdio: ['ignore', output, output],
       detached: true,
     });

@@ -66,6 +66,7 @@ const EnvSchema = z.object({
   SUPPRESSION_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(LIMITS.defaultSuppressionThreshold),
   QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(LIMITS.defaultQueryTimeoutMs),
   QUERY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
   WORKBENCH_CATALOGUE_FILE: z.string().optional(),
   JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   PERTURBATION_MAX_CHANGE: z.coerce.number().int().min(0).max(10).default(LIMITS.defaultPerturbationMaxChange),
@@ -141,6 +142,8 @@ export interface Config {
   queryTimeoutMs: number;
   /** How many saved-query runs the worker runs at once. */
   queryWorkers: number;
+  /** log2 of scrypt's N for new password hashes (each hash keeps its own parameters). */
+  passwordHashCost: number;
   /** Persons of the demo dataset generated on first start when the warehouse is empty (0: none). */
   demo: { persons: number; seed: number };
   /** How long a claimed job stays held without a heartbeat before another process may take it over. */
@@ -226,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryLimits: { perMinute: e.QUERY_RATE_PER_MINUTE, perDay: e.QUERY_DAILY_BUDGET },
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     queryWorkers: e.QUERY_WORKERS,
+    passwordHashCost: e.PASSWORD_HASH_COST,
     demo: { persons: e.DEMO_PERSONS, seed: e.DEMO_SEED },
     jobLeaseMs: e.JOB_LEASE_MS,
     workbenches: {

@@ -23,6 +23,7 @@ import { solver } from './warehouse/suppression';
 import { connectNotebookLifecycle, createNotebookServices } from './notebooks/notebook-services';
 import { notebookLifecycleHandler } from './notebooks/notebook-lifecycle-job';
 import { startSentry } from './observability/error-reporting';
+import { configurePasswordHashing } from './identity/passwords';
 
 /** For commands that never touch health data: opening no warehouse leaves it free for the server. */
 const unavailableWarehouse: WarehouseEngine = {
@@ -42,14 +43,16 @@ export interface OpenedServices {
 
 /**
  * Opens everything the API needs, in order: the data-directory lock (embedded database only),
- * the database, its migrations and the signing keys. `inMemory` runs PGlite without a directory (tests).
+ * the database, its migrations and the signing keys. `inMemory` runs PGlite without a directory (tests),
+ * from `pgliteTemplate` when given (a dump of a migrated database: see openDatabase).
  */
 export async function openServices(
   config: Config,
-  options: { inMemory?: boolean; startWorker?: boolean; warehouse?: boolean } = {},
+  options: { inMemory?: boolean; startWorker?: boolean; warehouse?: boolean; pgliteTemplate?: Blob } = {},
 ): Promise<OpenedServices> {
   // Read before anything else opens: a bad catalogue file stops start-up with the field named.
   const computeCatalogue = ComputeCatalogue.load(config.workbenches.catalogueFile);
+  configurePasswordHashing(config.passwordHashCost);
   const embedded = !config.databaseUrl;
   const releaseLock = embedded && !options.inMemory ? await lockDataDir(config.dataDir) : undefined;
   let warehouse: WarehouseEngine | undefined;
@@ -60,6 +63,7 @@ export async function openServices(
       dataDir: embedded && !options.inMemory ? config.dataDir : null,
       onConnectionError: (error) => logger.warn({ err: error }, 'a pooled database connection failed; it will be replaced'),
       heldConnections: config.queryWorkers,
+      template: options.inMemory ? options.pgliteTemplate : undefined,
     });
     await migrateDatabase(database);
     const documentStore = config.documents.s3

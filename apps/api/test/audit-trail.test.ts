@@ -91,7 +91,7 @@ describe('audit entries', () => {
 async function commandLineEnvironment() {
   const postgres = testDbKind() === 'postgres' ? await createPostgresDatabase() : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-audit-'));
-  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(postgres && { DATABASE_URL: postgres.url }) };
+  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '10', ...(postgres && { DATABASE_URL: postgres.url }) };
   return {
     env,
     cleanUp: async () => {

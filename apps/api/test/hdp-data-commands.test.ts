@@ -15,7 +15,7 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 function hdp(args: string[], operatorDir = apiDir) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(apiDir, 'src/cli/hdp.ts'), ...args], {
     cwd: apiDir,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', INIT_CWD: operatorDir },
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PASSWORD_HASH_COST: '10', INIT_CWD: operatorDir },
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };

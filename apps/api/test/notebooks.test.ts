@@ -142,6 +142,40 @@ describe('opening a notebook', () => {
     expect(audit).toEqual([{ actor_email: 'wendy@example.org' }]);
   });
 
+  it("serves the home's plain files itself, and nothing a link in the home points to outside it", async () => {
+    const opened = (await call(wendy, 'POST', `/notebooks/${notebook.id}/open/`)).json() as { url: string };
+    const cookie = (await fetch(opened.url.replace(t.config.publicUrl, origin))).headers.get('set-cookie')!.split(';')[0]!;
+    const base = `${origin}/jupyter/${notebook.id}/files/`;
+    const home = path.join(t.config.workbenches.dir, workbenchId, 'notebooks', notebook.id, 'home');
+    const secret = path.join(dataDir, 'host-secret.csv');
+    fs.writeFileSync(secret, 'id\nTOP SECRET HOST FILE\n');
+    fs.mkdirSync(path.join(home, 'results'), { recursive: true });
+    const table = 'age_band,persons\n40-49,123\n'.repeat(2000);
+    fs.writeFileSync(path.join(home, 'results', 'summary by band.csv'), table);
+    fs.symlinkSync(secret, path.join(home, 'leak.csv'));
+    fs.symlinkSync(dataDir, path.join(home, 'outside'));
+    for (const made of ['results', 'results/summary by band.csv']) fs.chownSync(path.join(home, made), 65534, 65534);
+
+    const file = await fetch(`${base}results/summary%20by%20band.csv`, { headers: { cookie } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('text/csv');
+    expect(await file.text()).toBe(table);
+    const download = await fetch(`${base}results/summary%20by%20band.csv?download=1`, { headers: { cookie } });
+    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="summary by band.csv"; filename*=UTF-8''summary%20by%20band.csv`);
+    await download.arrayBuffer();
+    const head = await fetch(`${base}results/summary%20by%20band.csv`, { method: 'HEAD', headers: { cookie } });
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(table)));
+
+    // Without the notebook's session: refused, as for every other path.
+    expect((await fetch(`${base}results/summary%20by%20band.csv`)).status).toBe(401);
+    // A link to a host file, a linked folder, an escape by `..`: never the host file's content.
+    for (const escape of ['leak.csv', 'outside/host-secret.csv', '..%2F..%2F..%2F..%2F..%2F..%2Fhost-secret.csv', 'results/..%2F..%2F..%2F..%2F..%2F..%2Fhost-secret.csv']) {
+      const answer = await fetch(`${base}${escape}`, { headers: { cookie } });
+      expect(await answer.text(), escape).not.toContain('TOP SECRET');
+      expect(answer.status, escape).not.toBe(200);
+    }
+  });
+
   it('is refused to another member (403, audited) and to a non-member (404)', async () => {
     const owner = await call(rita, 'POST', `/notebooks/${notebook.id}/open/`);
     expect(owner.statusCode).toBe(403);
@@ -195,7 +229,7 @@ describe('stopping, starting and deleting', () => {
     await expect.poll(async () => (await call(wendy, 'GET', '/notebooks/')).json().total, { timeout: 10_000 }).toBe(0);
     expect(fs.existsSync(home)).toBe(false);
     const events = await rowsOf(sql`select event_type from audit_log where resource_type = 'notebook' and resource_id = ${notebook.id} and outcome = 'SUCCESS' order by seq`);
-    expect(events.map((e) => e.event_type)).toEqual(['NOTEBOOK_CREATED', 'NOTEBOOK_OPENED', 'NOTEBOOK_STOPPED', 'NOTEBOOK_STARTED', 'NOTEBOOK_DELETED']);
+    expect(events.map((e) => e.event_type)).toEqual(['NOTEBOOK_CREATED', 'NOTEBOOK_OPENED', 'NOTEBOOK_OPENED', 'NOTEBOOK_STOPPED', 'NOTEBOOK_STARTED', 'NOTEBOOK_DELETED']);
   });
 });
 

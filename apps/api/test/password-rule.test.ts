@@ -14,7 +14,7 @@ let cleanUp: () => Promise<void>;
 beforeAll(async () => {
   const postgres = testDbKind() === 'postgres' ? await createPostgresDatabase() : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-password-'));
-  env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_PERSONS: '0', ...(postgres && { DATABASE_URL: postgres.url }) };
+  env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_PERSONS: '0', PASSWORD_HASH_COST: '10', ...(postgres && { DATABASE_URL: postgres.url }) };
   cleanUp = async () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
     await postgres?.drop();

@@ -2,10 +2,22 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 
 /**
  * Password hashing with scrypt, a memory-hard function from Node's own crypto: no native add-on
- * to build. Cost N=2^15, r=8 (32 MiB a hash); the parameters are stored with each hash so they
- * can be raised later without breaking old hashes.
+ * to build. Cost N=2^15 by default (PASSWORD_HASH_COST), r=8 (32 MiB a hash); the parameters are
+ * stored with each hash, so the cost can be raised later without breaking old hashes.
  */
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
+const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+
+/**
+ * Sets the cost of new hashes (log2 of N) for this process, from the configuration at start-up.
+ * The test suites lower it: they create hundreds of accounts, and each hash at the default cost
+ * takes a tenth of a second or more on a small machine.
+ */
+export function configurePasswordHashing(cost: number): void {
+  if (PARAMS.N === 2 ** cost) return;
+  PARAMS.N = 2 ** cost;
+  // The decoy must cost what a real check costs at the new setting.
+  decoyHash = undefined;
+}
 const KEY_LENGTH = 32;
 
 function scryptAsync(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {

@@ -8,6 +8,8 @@ import type { NotebookUpstream } from './runtime/runtime-driver';
 import type { NotebookSession, NotebookSessions } from './notebook-sessions';
 import type { ProxyActivity } from './proxy-activity';
 import { ApiError } from '../http/api-error';
+import { attachmentDisposition } from '../http/content-disposition';
+import { openHomeFile } from './home-files';
 
 /** Where notebooks are served: the proxy's public path and the Jupyter server's base URL alike. */
 export const NOTEBOOK_PROXY_PREFIX = '/jupyter';
@@ -62,6 +64,41 @@ async function collect(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A file of the notebook's home asked for by Jupyter's `/files/` URL, sent by the platform itself
+ * when the runtime keeps the home on this machine: one hop instead of two (see openHomeFile for
+ * which files, and why it is safe). Answers false when the request is for Jupyter to answer.
+ */
+async function sendHomeFile(request: FastifyRequest<{ Params: { notebookId: string } }>, reply: FastifyReply, homeDir: string): Promise<boolean> {
+  const url = request.raw.url ?? '';
+  const filesPrefix = `${notebookBasePath(request.params.notebookId)}files/`;
+  if (!url.startsWith(filesPrefix)) return false;
+  const queryAt = url.indexOf('?');
+  let relative: string;
+  try {
+    relative = decodeURIComponent(url.slice(filesPrefix.length, queryAt < 0 ? undefined : queryAt));
+  } catch {
+    return false;
+  }
+  const file = await openHomeFile(homeDir, relative);
+  if (!file) return false;
+  // Jupyter's `download` argument: any value asks for an attachment.
+  const download = queryAt >= 0 && new URLSearchParams(url.slice(queryAt + 1)).has('download');
+  reply
+    .header('content-type', file.contentType)
+    .header('content-length', file.size)
+    .header('last-modified', file.modified.toUTCString())
+    .header('cache-control', 'no-cache');
+  if (download) reply.header('content-disposition', attachmentDisposition(file.name));
+  if (request.method === 'HEAD') {
+    await file.close();
+    reply.send();
+  } else {
+    reply.send(file.stream);
+  }
+  return true;
 }
 
 function unixUrl(upstream: NotebookUpstream, requestUrl: string): string {
@@ -126,6 +163,10 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
 
     const forward = async (request: FastifyRequest<{ Params: { notebookId: string } }>, reply: FastifyReply) => {
       const upstream = await admit(request.params.notebookId, request.headers.cookie);
+      if ((request.method === 'GET' || request.method === 'HEAD') && upstream.homeDir) {
+        const served = await sendHomeFile(request, reply, upstream.homeDir);
+        if (served) return reply;
+      }
       return reply.from(unixUrl(upstream, request.raw.url ?? '/'), {
         rewriteRequestHeaders: (_original, headers) => {
           const rewritten: Record<string, string | string[] | undefined> = { ...headers, host: 'localhost', authorization: `token ${upstream.token}` };

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { inject } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Role } from '@hdp/contract';
 import { buildApp } from '../../src/app';
@@ -29,6 +31,13 @@ export interface TestApp {
 
 let counter = 0;
 
+let template: Promise<Blob> | undefined;
+/** The migrated database every in-memory app starts from (made once per run by the global setup). */
+function pgliteTemplate(): Promise<Blob> {
+  template ??= fs.promises.readFile(inject('pgliteTemplatePath')).then((bytes) => new Blob([bytes]));
+  return template;
+}
+
 /**
  * An API on a fresh database of this project's kind (in-memory PGlite, or a new PostgreSQL
  * database), with the first admin created. Requests go through Fastify's inject: real routing,
@@ -45,11 +54,13 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     DATA_DIR: '/nonexistent-test-data-dir',
     ADMIN_EMAIL,
     ADMIN_PASSWORD: TEST_PASSWORD,
+    // Cheap password hashes: the suite creates hundreds of accounts (production keeps the default, 15).
+    PASSWORD_HASH_COST: '10',
     ...(postgres && { DATABASE_URL: postgres.url }),
     ...(shared && { DATABASE_URL: shared.config.databaseUrl! }),
     ...env,
   });
-  const opened = await openServices(config, { inMemory: true });
+  const opened = await openServices(config, { inMemory: true, ...(!config.databaseUrl && { pgliteTemplate: await pgliteTemplate() }) });
   const admin = shared ? shared.admin : (await ensureFirstAdmin(opened.services.db, config.admin))!.user;
   const app = await buildApp(opened.services);
 

@@ -289,7 +289,7 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
       stdio: ['ignore', log.fd, log.fd],
     });
     await log.close();
-    const upstream: NotebookUpstream = { socketPath: path.join(dirs.socketDir, 'jupyter.sock'), token, basePath };
+    const upstream: NotebookUpstream = { socketPath: path.join(dirs.socketDir, 'jupyter.sock'), token, basePath, homeDir: dirs.home };
     let exitDescription = '';
     const exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {

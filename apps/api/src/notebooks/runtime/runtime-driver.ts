@@ -41,6 +41,11 @@ export interface NotebookUpstream {
   token: string;
   /** The Jupyter server's base URL, which is also the public path of the proxy. */
   basePath: string;
+  /**
+   * The notebook's home on this machine's disk, when the runtime keeps it here: the proxy then
+   * serves plain files of it (`/files/…`) itself instead of through the Jupyter server.
+   */
+  homeDir?: string;
 }
 
 /** Jupyter's own view of activity (`/api/status`). */
