@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Dataset, Me } from '@hdp/contract';
 import { aUser, fakeApi, renderWithStore, type RecordedCall } from '@/test-support/render';
 import { aCohort } from '@/test-support/cohort-fixtures';
-import { aWorkbenchSummary } from '@/test-support/workbench-fixtures';
 import { HomePage } from './home-page';
 
 const dataset: Dataset = {
