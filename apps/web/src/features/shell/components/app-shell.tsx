@@ -57,9 +57,8 @@ export function AppShell({ permission, children }: { permission?: Permission; ch
         >
           {sideBar}
         </Drawer>
-        <Layout.Content className="hdp-content">
-          <main>{content}</main>
-        </Layout.Content>
+        {/* antd's Layout.Content is the page's one <main>. */}
+        <Layout.Content className="hdp-content">{content}</Layout.Content>
       </Layout>
     </Layout>
   );
