@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useRouter } from 'next/router';
 import { useSession } from 'next-auth/react';
 import dynamic from 'next/dynamic';
-import { Drawer, Layout } from 'antd';
+import { Layout } from 'antd';
 import { can, type Permission } from '@hdp/contract/permissions';
 import { useAppSelector } from '@/app/hooks';
 import { selectIdToken } from '@/lib/auth/auth-slice';
@@ -12,6 +12,7 @@ import { SideBar } from './side-bar';
 import { LoadingStatus } from '@/components/loading-status';
 
 const PageResult = dynamic(() => import('@/components/page-result'));
+const NavDrawer = dynamic(() => import('./nav-drawer'));
 const loading = (label: string) => <LoadingStatus label={label} padding={48} />;
 
 /**
@@ -25,6 +26,8 @@ export function AppShell({ permission, children }: { permission?: Permission; ch
   const idToken = useAppSelector(selectIdToken);
   const { data: me, isLoading, isError } = useGetMeQuery(undefined, { skip: !idToken });
   const [menuOpen, setMenuOpen] = useState(false);
+  // The drawer's code loads the first time the menu is opened, and stays for its closing animation.
+  const [menuUsed, setMenuUsed] = useState(false);
 
   // A link followed from the drawer closes it.
   useEffect(() => setMenuOpen(false), [asPath]);
@@ -40,23 +43,19 @@ export function AppShell({ permission, children }: { permission?: Permission; ch
   const sideBar = me ? <SideBar actor={me} pathname={pathname} /> : null;
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <AppHeader me={me} fallbackName={session?.user?.name} onOpenMenu={() => setMenuOpen(true)} />
+      <AppHeader me={me} fallbackName={session?.user?.name} onOpenMenu={() => {
+          setMenuUsed(true);
+          setMenuOpen(true);
+        }} />
       <Layout>
         <Layout.Sider width={232} className="hdp-sider" style={{ borderInlineEnd: '1px solid #e5e8ec' }}>
           {sideBar}
         </Layout.Sider>
-        <Drawer
-          open={menuOpen}
-          onClose={() => setMenuOpen(false)}
-          placement="left"
-          size={264}
-          title="Menu"
-          closable={{ 'aria-label': 'Close the menu' }}
-          className="hdp-nav-drawer"
-          styles={{ body: { padding: 0 } }}
-        >
-          {sideBar}
-        </Drawer>
+        {menuUsed ? (
+          <NavDrawer open={menuOpen} onClose={() => setMenuOpen(false)}>
+            {sideBar}
+          </NavDrawer>
+        ) : null}
         {/* antd's Layout.Content is the page's one <main>. */}
         <Layout.Content className="hdp-content">{content}</Layout.Content>
       </Layout>

@@ -1,7 +1,8 @@
 import Head from 'next/head';
-import { Button, Result } from 'antd';
-import { HomeOutlined } from '@ant-design/icons';
+import dynamic from 'next/dynamic';
 import { BRAND } from '@/config/brand';
+
+const PageResult = dynamic(() => import('@/components/page-result'));
 
 /** The page of an address the app does not have (404), or of a failure the server could not handle. */
 export function ProblemPage({ kind }: { kind: 'not-found' | 'server-error' }) {
@@ -15,16 +16,7 @@ export function ProblemPage({ kind }: { kind: 'not-found' | 'server-error' }) {
       <Head>
         <title>{`${title} · ${BRAND.name}`}</title>
       </Head>
-      <Result
-        status={kind === 'not-found' ? 'info' : 'error'}
-        title={<h1 style={{ fontSize: 24, fontWeight: 600, margin: 0 }}>{title}</h1>}
-        subTitle={subTitle}
-        extra={
-          <Button type="primary" href="/" icon={<HomeOutlined aria-hidden />}>
-            Go to the home page
-          </Button>
-        }
-      />
+      <PageResult status={kind === 'not-found' ? '404' : 'error'} title={title} subTitle={subTitle} home />
     </>
   );
 }
