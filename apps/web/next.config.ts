@@ -21,10 +21,6 @@ const nextConfig: NextConfig = {
   async headers() {
     return [{ source: '/:path*', headers: [...STATIC_SECURITY_HEADERS] }];
   },
-  async redirects() {
-    return [{ source: '/', destination: '/data-explorer', permanent: false }];
-  },
-
 };
 
 export default nextConfig;

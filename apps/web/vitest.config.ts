@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     alias: {
+      // src/app would be Next's App Router directory (its built-in not-found page would replace pages/404):
+      // the app layer lives in src/application and keeps its import name.
+      '@/app': path.join(__dirname, 'src', 'application'),
       '@': path.join(__dirname, 'src'),
       // jsdom stands in for the browser: the SDK's browser build, as the app's bundle gets it.
       '@sentry/nextjs': require.resolve('@sentry/nextjs').replace(/build\/cjs\/index\.server\.js$/, 'build/esm/index.client.js'),

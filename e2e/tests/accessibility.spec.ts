@@ -7,6 +7,8 @@ import { invitationLinkFor } from '../support/outbox';
 import { inviteThroughDialog, userRow } from '../support/users';
 
 const APP_ROUTES = [
+  ['/', 'Welcome, Ada'],
+  ['/no-such-page', 'Page not found'],
   ['/data-explorer', 'Data Explorer'],
   ['/cohorts', 'Cohorts'],
   ['/cohorts/6f1c2a52-8f0e-4a43-9d7c-1b2e3f4a5b6c', 'Cohort not found'],
@@ -28,6 +30,8 @@ test('the sign-in, error and sign-out pages have no serious accessibility violat
     '/signout',
     '/accept-invitation',
     '/accept-invitation#token=this-is-not-a-valid-invitation-token',
+    '/api/auth/signin?error=SessionRevoked',
+    '/no-such-page',
   ]) {
     await page.goto(url);
     await page.waitForLoadState('networkidle');
@@ -109,4 +113,29 @@ test('the query builder with rules of every editor, a records group and the name
   await page.getByRole('button', { name: 'Save as' }).click();
   await expect(page.getByRole('dialog', { name: 'Save as a new query' }).getByLabel('Query name')).toBeVisible();
   expect(await seriousViolations(page), 'name dialog').toEqual([]);
+});
+
+test.describe('on a 390 px phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+
+  test('the home page, the drawer, the not-found page and the card tables have no serious violations', async ({ page }) => {
+    test.setTimeout(60_000);
+    await page.goto('/no-such-page');
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    expect(await seriousViolations(page), 'not found, signed out').toEqual([]);
+    await signIn(page, ACCOUNTS.admin);
+    await expect(page.getByRole('heading', { name: 'Welcome, Ada' })).toBeVisible();
+    await expect(page.getByTestId('dataset-persons')).toBeVisible();
+    expect(await seriousViolations(page), 'home').toEqual([]);
+    await page.getByRole('button', { name: 'Open the menu' }).click();
+    await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
+    expect(await seriousViolations(page), 'drawer').toEqual([]);
+    await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Close the menu' }).click();
+    for (const [url, heading] of [['/users', 'Users'], ['/audit-log', 'Audit Log'], ['/documents', 'Documents'], ['/no-such-page', 'Page not found']] as const) {
+      await page.goto(url);
+      await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+      if (url !== '/no-such-page') await expect(page.getByRole('table').or(page.getByText(/No documents yet/)).first()).toBeVisible();
+      expect(await seriousViolations(page), url).toEqual([]);
+    }
+  });
 });

@@ -4,10 +4,10 @@ import { expectShell, signIn } from '../support/pages';
 
 test('the seeded administrator signs in and sees the shell', async ({ page }) => {
   await signIn(page, ACCOUNTS.admin);
-  await expect(page).toHaveURL(/\/data-explorer$/);
+  await expect(page).toHaveURL(/:\d+\/$/);
   await expectShell(page, ACCOUNTS.admin.name);
-  await expect(page.getByRole('heading', { name: 'Data Explorer' })).toBeVisible();
-  for (const label of ['Data Explorer', 'Cohorts', 'Workbenches', 'Users', 'Audit Log']) {
+  await expect(page.getByRole('heading', { name: 'Welcome, Ada' })).toBeVisible();
+  for (const label of ['Home', 'Data Explorer', 'Cohorts', 'Workbenches', 'Users', 'Audit Log']) {
     await expect(page.getByRole('menuitem', { name: label })).toBeVisible();
   }
   await expect(page.getByRole('menuitem', { name: 'Users' })).not.toHaveAttribute('aria-disabled', 'true');
@@ -34,11 +34,13 @@ test('a protected page asks for a session and returns there after sign-in', asyn
   await expect(page.getByRole('heading', { name: 'Workbenches' })).toBeVisible();
 });
 
-test('the home page sends a signed-in user to the data explorer', async ({ page }) => {
+test('the home page is a page of its own, not a redirect', async ({ page }) => {
   await signIn(page, ACCOUNTS.researcher);
   await expectShell(page, ACCOUNTS.researcher.name);
+  await page.goto('/data-explorer');
   await page.goto('/');
-  await expect(page).toHaveURL(/\/data-explorer$/);
+  await expect(page).toHaveURL(/:\d+\/$/);
+  await expect(page.getByRole('heading', { name: 'Welcome, Rosalind' })).toBeVisible();
 });
 
 test('signing out ends the session', async ({ page }) => {

@@ -41,7 +41,7 @@ test('an invited researcher joins, is disabled and enabled again; a revoked invi
   // 3. Signed in, the researcher sees Users disabled.
   await newcomer.getByRole('link', { name: 'Sign in' }).click();
   await signIn(newcomer, NEWCOMER, '');
-  await expect(newcomer).toHaveURL(/\/data-explorer$/);
+  await expect(newcomer).toHaveURL(`${webUrl}/`);
   await expectShell(newcomer, NEWCOMER.name);
   await expect(newcomer.getByRole('menuitem', { name: 'Users' })).toHaveAttribute('aria-disabled', 'true');
 
@@ -51,7 +51,7 @@ test('an invited researcher joins, is disabled and enabled again; a revoked invi
   await confirmRowAction(page, NEWCOMER.email, 'Disable');
   await expect(userRow(page, NEWCOMER.email)).toContainText('Disabled');
   await newcomer.goto(`${webUrl}/workbenches`);
-  await expect(newcomer).toHaveURL(/\/api\/auth\/signin\?.*error=SessionRequired/);
+  await expect(newcomer).toHaveURL(/\/api\/auth\/signin\?.*error=AccountDisabled/);
   expect(await (await newcomer.request.get(`${webUrl}/api/auth/session`)).json()).toEqual({});
 
   // 5. Enabled again, they can sign in.

@@ -23,7 +23,7 @@ describe('every protected route requires a bearer token', () => {
     expect(SPEC_ROUTE_IDS).toHaveLength(39);
     for (const id of SPEC_ROUTE_IDS) expect(protectedIds).toContain(id);
     expect(protectedRoutes.filter(([, r]) => r.beyondSpec).map(([id]) => id).sort()).toEqual(
-      ['createCohort', 'getCohort', 'listDocuments', 'openNotebook', 'refreshCohort', 'searchConcepts', 'searchUserDirectory', 'verifyAuditLog'].sort(),
+      ['createCohort', 'getCohort', 'getDataset', 'listDocuments', 'openNotebook', 'refreshCohort', 'searchConcepts', 'searchUserDirectory', 'verifyAuditLog'].sort(),
     );
   });
 });

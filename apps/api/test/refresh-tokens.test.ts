@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFRESH_REFUSALS, refreshRefusalOf } from '@hdp/contract';
 import { startTestApp, ADMIN_EMAIL, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -52,7 +53,9 @@ describe('refresh tokens', () => {
     const logout = await t.request({ method: 'POST', url: '/api/v1/users/me/logout/', token: a.id_token });
     expect(logout.statusCode).toBe(204);
     expect((await refresh(a.refresh_token)).statusCode).toBe(401);
-    expect((await refresh(b.refresh_token)).statusCode).toBe(401);
+    const revoked = await refresh(b.refresh_token);
+    expect(revoked.statusCode).toBe(401);
+    expect(revoked.json().detail).toBe(REFRESH_REFUSALS.revoked);
   });
 
   it('refuses to refresh for a user who was disabled', async () => {
@@ -62,5 +65,8 @@ describe('refresh tokens', () => {
     await t.request({ method: 'POST', url: `/api/v1/users/disable/${user.id}/`, token: admin.id_token });
     const response = await refresh(tokens.refresh_token);
     expect(response.statusCode).toBe(401);
+    // Disabling also revoked the token: the answer names the account, the real reason.
+    expect(response.json().detail).toBe(REFRESH_REFUSALS.accountNotActive);
+    expect(refreshRefusalOf(response.json().detail)).toBe('accountNotActive');
   });
 });

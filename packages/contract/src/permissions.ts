@@ -22,7 +22,7 @@ export const PERMISSIONS = {
   me: { read: ALL, logout: ALL },
   users: { list: ADMINS, read: ADMINS, invite: ADMINS, resendInvitation: ADMINS, disable: ADMINS, enable: ADMINS, revoke: ADMINS, directory: WORKBENCH_MAKERS },
   auditLog: { read: AUDIT_READERS },
-  dataExplorer: { readSchema: DATA_USERS },
+  dataExplorer: { readSchema: DATA_USERS, readDataset: DATA_USERS },
   queries: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, delete: DATA_USERS, execute: DATA_USERS },
   cohorts: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, publish: STEWARDS },
   documents: { upload: DATA_USERS, read: DATA_USERS, delete: DATA_USERS },

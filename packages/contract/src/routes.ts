@@ -11,6 +11,7 @@ import {
   ConceptList,
   ConceptSearchQuery,
   DataExplorerSchema,
+  Dataset,
   QUERY_ORDERS,
   QueryCreate,
   QueryExecution,
@@ -156,6 +157,12 @@ export const ROUTES = {
     access: { permission: 'dataExplorer:readSchema' }, beyondSpec: true,
     summary: 'Search concepts by name or code within a domain (the concept picker)',
     querystring: ConceptSearchQuery, responses: { 200: ConceptList },
+  },
+  getDataset: {
+    method: 'GET', path: '/api/v1/data-explorer/dataset/', tag: 'data-explorer',
+    access: { permission: 'dataExplorer:readDataset' }, beyondSpec: true,
+    summary: 'The dataset in use: persons (released like a query with no criteria), records per domain, CDM version, source, load date',
+    responses: { 200: Dataset },
   },
   listQueries: {
     method: 'GET', path: '/api/v1/queries/', tag: 'queries', access: { permission: 'queries:list' },

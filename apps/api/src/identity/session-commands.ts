@@ -1,4 +1,4 @@
-import { LIMITS, type TokenResponse } from '@hdp/contract';
+import { LIMITS, REFRESH_REFUSALS, type TokenResponse } from '@hdp/contract';
 import type { AppServices } from '../app-services';
 import { appendAuditEntry, recordAuditEvent, type AuditContext } from '../audit/audit-trail';
 import { ApiError, tooManyRequests, unauthorized } from '../http/api-error';
@@ -104,22 +104,23 @@ export async function refreshSession(services: AppServices, token: string, conte
   };
 
   const row = await refreshTokenRepository.find(db, token);
-  if (!row) throw await fail('Token refresh with an unknown refresh token', 'The refresh token is invalid.');
-  if (row.usedAt) {
-    throw await fail(
-      'A refresh token was used twice: its family was revoked',
-      'The refresh token was already used; sign in again.',
-      { userId: row.userId, revokeFamily: row.familyId },
-    );
-  }
-  if (row.revokedAt) throw await fail('Token refresh with a revoked refresh token', 'The refresh token was revoked; sign in again.', { userId: row.userId });
-  if (row.expiresAt.getTime() <= Date.now()) throw await fail('Token refresh with an expired refresh token', 'The refresh token has expired; sign in again.', { userId: row.userId });
+  if (!row) throw await fail('Token refresh with an unknown refresh token', REFRESH_REFUSALS.invalid);
+  // The account first: disabling it also revokes its tokens, and the user should hear the real reason.
   const user = await userRepository.findById(db, row.userId);
   if (!user || user.status !== 'ACTIVE' || user.roles.length === 0) {
-    throw await fail('Token refresh refused: the account is not active', 'This account is not active.', {
+    throw await fail('Token refresh refused: the account is not active', REFRESH_REFUSALS.accountNotActive, {
       userId: row.userId,
     });
   }
+  if (row.usedAt) {
+    throw await fail(
+      'A refresh token was used twice: its family was revoked',
+      REFRESH_REFUSALS.reused,
+      { userId: row.userId, revokeFamily: row.familyId },
+    );
+  }
+  if (row.revokedAt) throw await fail('Token refresh with a revoked refresh token', REFRESH_REFUSALS.revoked, { userId: row.userId });
+  if (row.expiresAt.getTime() <= Date.now()) throw await fail('Token refresh with an expired refresh token', REFRESH_REFUSALS.expired, { userId: row.userId });
 
   const rotated = await db.transaction(async (tx) => {
     if (!(await refreshTokenRepository.markUsed(tx, row.id))) return undefined;
@@ -135,7 +136,7 @@ export async function refreshSession(services: AppServices, token: string, conte
   });
   if (!rotated) {
     // Another request rotated this token between our read and our update: the same reuse.
-    throw await fail('A refresh token was used twice: its family was revoked', 'The refresh token was already used; sign in again.', {
+    throw await fail('A refresh token was used twice: its family was revoked', REFRESH_REFUSALS.reused, {
       userId: user.id,
       revokeFamily: row.familyId,
     });

@@ -1,5 +1,5 @@
 import type { ComponentType, HTMLAttributes } from 'react';
-import { AuditOutlined, ExperimentOutlined, FileOutlined, SearchOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import { AuditOutlined, ExperimentOutlined, FileOutlined, HomeOutlined, SearchOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import type { Role } from '@hdp/contract';
 import { rolesFor, type Permission } from '@hdp/contract/permissions';
 
@@ -14,6 +14,7 @@ export interface SideBarItem {
 
 /** The side bar, top to bottom. */
 export const SIDE_BAR_ITEMS: readonly SideBarItem[] = [
+  { key: 'home', label: 'Home', icon: HomeOutlined, route: '/', permission: 'me:read' },
   { key: 'data-explorer', label: 'Data Explorer', icon: SearchOutlined, route: '/data-explorer', permission: 'dataExplorer:readSchema' },
   { key: 'cohorts', label: 'Cohorts', icon: TeamOutlined, route: '/cohorts', permission: 'cohorts:list' },
   { key: 'workbenches', label: 'Workbenches', icon: ExperimentOutlined, route: '/workbenches', permission: 'workbenches:list' },
@@ -38,5 +39,5 @@ export function whyDisabled(item: Pick<SideBarItem, 'label' | 'permission'>): st
 
 /** The side-bar item whose route contains the current path. */
 export function activeItemKey(pathname: string): string | undefined {
-  return SIDE_BAR_ITEMS.find((item) => pathname === item.route || pathname.startsWith(`${item.route}/`))?.key;
+  return SIDE_BAR_ITEMS.find((item) => pathname === item.route || (item.route !== '/' && pathname.startsWith(`${item.route}/`)))?.key;
 }

@@ -8,6 +8,7 @@ import type { AppPage } from '@/app/page-access';
 import { BRAND } from '@/config/brand';
 import { RequireSession } from '@/features/auth/components/require-session';
 import { AppShell } from '@/features/shell/components/app-shell';
+import { ShellIfSignedIn } from '@/features/shell/components/shell-if-signed-in';
 import { RouteChangeSpinner } from '@/features/shell/components/route-change-spinner';
 import '@/app/global.css';
 
@@ -24,6 +25,8 @@ export default function App({ Component, pageProps: { session, ...pageProps } }:
       <RouteChangeSpinner />
       {access === 'public' ? (
         page
+      ) : access === 'shell-if-signed-in' ? (
+        <ShellIfSignedIn>{page}</ShellIfSignedIn>
       ) : (
         <RequireSession>
           <AppShell permission={access.permission}>{page}</AppShell>

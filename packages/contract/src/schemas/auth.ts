@@ -24,3 +24,22 @@ export type TokenResponse = z.infer<typeof TokenResponse>;
 
 /** Claims the platform reads from an id token, whichever issuer signed it. */
 export const ID_TOKEN_AUDIENCE_DEFAULT = 'hdp-api';
+
+/**
+ * Why `POST /api/v1/auth/refresh/` refused (status 401), by the exact `detail` it answers. A
+ * client tells its user which one ended the session. A disabled account is named before the state
+ * of the token: disabling an account also revokes its refresh tokens.
+ */
+export const REFRESH_REFUSALS = {
+  accountNotActive: 'This account is not active.',
+  revoked: 'The refresh token was revoked; sign in again.',
+  reused: 'The refresh token was already used; sign in again.',
+  expired: 'The refresh token has expired; sign in again.',
+  invalid: 'The refresh token is invalid.',
+} as const;
+export type RefreshRefusal = keyof typeof REFRESH_REFUSALS;
+
+/** The refusal a `detail` names, if it is one of REFRESH_REFUSALS. */
+export function refreshRefusalOf(detail: unknown): RefreshRefusal | undefined {
+  return (Object.keys(REFRESH_REFUSALS) as RefreshRefusal[]).find((reason) => REFRESH_REFUSALS[reason] === detail);
+}

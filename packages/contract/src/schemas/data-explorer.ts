@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
+import { Timestamp } from './common';
 
 /** How the query builder edits a field's value. */
 export const VALUE_EDITOR_TYPES = ['text', 'number', 'date', 'concept', 'select'] as const;
@@ -50,6 +51,40 @@ export const DataExplorerSchema = z
   .object({ tableSchema: z.array(ExplorerTable), warehouse: z.object({ loaded: z.boolean(), source: z.string().nullable() }) })
   .meta({ id: 'DataExplorerSchema' });
 export type DataExplorerSchema = z.infer<typeof DataExplorerSchema>;
+
+/**
+ * One clinical domain of the dataset: how many records it holds. A count from 1 to below the
+ * suppression threshold is withheld (`records` null, `records_display` "< 20").
+ */
+export const DatasetDomain = z
+  .object({
+    domain: z.string(),
+    label: z.string(),
+    table: z.string(),
+    records: z.number().int().nullable(),
+    records_display: z.string(),
+  })
+  .meta({ id: 'DatasetDomain' });
+export type DatasetDomain = z.infer<typeof DatasetDomain>;
+
+/**
+ * The dataset the data explorer counts in. The person count is released exactly as a query with no
+ * criteria releases it (perturbed, hidden below the threshold); `loaded` false means no data yet.
+ */
+export const Dataset = z
+  .object({
+    loaded: z.boolean(),
+    source: z.string().nullable(),
+    loaded_at: Timestamp.nullable(),
+    cdm_version: z.string(),
+    person_count: z.number().int().nullable(),
+    person_count_display: z.string(),
+    suppression_threshold: z.number().int(),
+    perturbed: z.boolean(),
+    domains: z.array(DatasetDomain),
+  })
+  .meta({ id: 'Dataset' });
+export type Dataset = z.infer<typeof Dataset>;
 
 export const ConceptSearchQuery = z.object({
   search: z.string().trim().max(200).optional(),

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { IncomingMessage } from 'node:http';
 import { CLIENT_ADDRESS_HEADER, CLIENT_ADDRESS_SIGNATURE_HEADER, verifyClientAddress } from '@hdp/contract/client-address';
-import { apiIssuer, SignInRefused } from './api-issuer';
+import { REFRESH_REFUSALS } from '@hdp/contract';
+import { apiIssuer, RefreshRefused, SignInRefused } from './api-issuer';
 import { browserAddress, stampBrowserAddress, stampedBrowserAddress } from './client-address';
 import { assertSessionSecret, MISSING_SECRET_MESSAGE, readServerEnv } from './server-env';
 
@@ -16,6 +17,15 @@ describe('the embedded issuer client', () => {
   ])('turns %i into %s', async (status, reason) => {
     const issuer = apiIssuer('http://api.test', answer(status, { detail: 'x' }) as unknown as typeof fetch);
     await expect(issuer.issueToken('a@example.org', 'pw')).rejects.toEqual(new SignInRefused(reason as SignInRefused['reason']));
+  });
+
+  it("names a refused refresh by the contract's refusal, or not at all for an unknown detail", async () => {
+    const disabled = apiIssuer('http://api.test', answer(401, { detail: REFRESH_REFUSALS.accountNotActive }) as unknown as typeof fetch);
+    await expect(disabled.refresh('r')).rejects.toMatchObject({ status: 401, refusal: 'accountNotActive' });
+    const revoked = apiIssuer('http://api.test', answer(401, { detail: REFRESH_REFUSALS.revoked }) as unknown as typeof fetch);
+    await expect(revoked.refresh('r')).rejects.toMatchObject({ refusal: 'revoked' });
+    const other = apiIssuer('http://api.test', answer(502, { detail: 'Bad gateway' }) as unknown as typeof fetch);
+    await expect(other.refresh('r')).rejects.toEqual(new RefreshRefused(502, undefined));
   });
 
   it('posts email and password to the token endpoint', async () => {

@@ -1,4 +1,4 @@
-import { ROUTES, type Me, type TokenResponse } from '@hdp/contract';
+import { refreshRefusalOf, ROUTES, type Me, type RefreshRefusal, type TokenResponse } from '@hdp/contract';
 import { clientAddressHeaders } from './client-address';
 
 /** Why the embedded issuer refused a sign-in. */
@@ -7,6 +7,16 @@ export type SignInRefusal = 'CredentialsSignin' | 'AccountNotActive' | 'SignInTh
 export class SignInRefused extends Error {
   constructor(readonly reason: SignInRefusal) {
     super(reason);
+  }
+}
+
+/** The API refused to renew a session; `refusal` is the contract's name for why (undefined: not said). */
+export class RefreshRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly refusal: RefreshRefusal | undefined,
+  ) {
+    super(`Refresh refused with ${status}${refusal ? ` (${refusal})` : ''}`);
   }
 }
 
@@ -47,7 +57,10 @@ export function apiIssuer(apiInternalUrl: string, fetchImpl: typeof fetch = fetc
     /** Rotates a refresh token; throws when the API refuses (revoked, reused, user disabled). */
     async refresh(refreshToken: string): Promise<TokenResponse> {
       const response = await post(ROUTES.refreshToken.path, { refresh_token: refreshToken });
-      if (!response.ok) throw new Error(`Refresh refused with ${response.status}`);
+      if (!response.ok) {
+        const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
+        throw new RefreshRefused(response.status, refreshRefusalOf(body?.detail));
+      }
       return (await response.json()) as TokenResponse;
     },
 

@@ -19,6 +19,13 @@ describe('brandAuthPage', () => {
     expect(brandAuthPage(PAGE, '"><script>')).not.toContain('nonce=');
   });
 
+  it('says why a session ended instead of the generic text, for the reasons it knows only', () => {
+    const withError = PAGE.replace('<form>', '<div class="error"><p>Unable to sign in.</p></div><form>');
+    expect(brandAuthPage(withError, undefined, 'AccountDisabled')).toContain('<div class="error" role="alert"><p>Your account has been disabled, so you were signed out.');
+    expect(brandAuthPage(withError, undefined, 'SessionRevoked')).toContain('<p>Your session was ended elsewhere:');
+    expect(brandAuthPage(withError, undefined, 'SomethingElse')).toContain('<div class="error"><p>Unable to sign in.</p></div>');
+  });
+
   it('leaves JSON and already branded pages alone', () => {
     expect(brandAuthPage('{"csrfToken":"x"}')).toBe('{"csrfToken":"x"}');
     const once = brandAuthPage(PAGE);

@@ -1,4 +1,5 @@
 import { BRAND } from '@/config/brand';
+import { isSessionEndedReason, SESSION_ENDED_MESSAGES } from './session-ended';
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
 
@@ -15,11 +16,15 @@ body{font-family:${FONT};background:#f5f7fa}
 /**
  * Brands the HTML of next-auth's built-in sign-in page: the product's name as its heading, the
  * product's font and button colours. Its style elements (next-auth's and ours) get the answer's
- * CSP nonce. Other bodies pass through unchanged.
+ * CSP nonce. With the `error` of a session that ended (disabled, revoked, expired), the page says
+ * why instead of next-auth's generic text. Other bodies pass through unchanged.
  */
-export function brandAuthPage(html: string, nonce?: string): string {
+export function brandAuthPage(html: string, nonce?: string, error?: string | null): string {
   if (!html.startsWith('<!DOCTYPE html>') || html.includes('data-hdp-brand')) return html;
-  return html
+  const explained = isSessionEndedReason(error)
+    ? html.replace(/<div class="error"><p>[^<]*<\/p><\/div>/, `<div class="error" role="alert"><p>${SESSION_ENDED_MESSAGES[error]}</p></div>`)
+    : html;
+  return explained
     .replace('</head>', `${AUTH_PAGE_STYLE}</head>`)
     .replace(/<style(?=[\s>])/g, nonce && /^[\w+/=]+$/.test(nonce) ? `<style nonce="${nonce}"` : '<style')
     .replace('<title>Sign In</title>', `<title>Sign in · ${BRAND.name}</title>`)

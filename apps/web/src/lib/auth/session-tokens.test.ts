@@ -33,6 +33,18 @@ describe('session tokens', () => {
     expect(renewed.refreshToken).toBe('r1');
   });
 
+  it.each([
+    ['accountNotActive', 'AccountDisabled'],
+    ['revoked', 'SessionRevoked'],
+    ['reused', 'SessionRevoked'],
+    ['expired', 'SessionExpired'],
+    ['invalid', 'RefreshTokenError'],
+  ])('names the session error after the API refusal %s: %s', async (refusal, error) => {
+    const token: SessionTokens = { idToken: 'a', refreshToken: 'r1', idTokenExpiresAt: NOW - 1, tokenSource: 'credentials' };
+    const refused = Object.assign(new Error('401'), { refusal });
+    expect((await refreshIfDue(token, { credentials: async () => Promise.reject(refused) }, NOW)).error).toBe(error);
+  });
+
   it('drops the tokens and marks the session when renewal is refused (e.g. the user was disabled)', async () => {
     const token: SessionTokens = { idToken: 'a', refreshToken: 'r1', idTokenExpiresAt: NOW - 1, tokenSource: 'credentials' };
     const renewed = await refreshIfDue(token, { credentials: async () => Promise.reject(new Error('401')) }, NOW);

@@ -9,8 +9,21 @@ export interface SessionTokens {
   error?: SessionError;
 }
 
-/** Set on the session when its tokens can no longer be renewed; the client then signs out. */
-export type SessionError = 'RefreshTokenError';
+/**
+ * Set on the session when its tokens can no longer be renewed; the client then signs out and the
+ * sign-in page says why: the account was disabled, the refresh token was revoked elsewhere (or
+ * reused), or any other failure.
+ */
+export type SessionError = 'RefreshTokenError' | 'AccountDisabled' | 'SessionRevoked' | 'SessionExpired';
+
+/** Why a refresh failed, from what the refresher threw (an error carrying the contract's refusal). */
+function sessionErrorOf(error: unknown): SessionError {
+  const refusal = (error as { refusal?: unknown } | null)?.refusal;
+  if (refusal === 'accountNotActive') return 'AccountDisabled';
+  if (refusal === 'revoked' || refusal === 'reused') return 'SessionRevoked';
+  if (refusal === 'expired') return 'SessionExpired';
+  return 'RefreshTokenError';
+}
 
 /** Renew the id token when less than this is left (the client re-reads its session every 4 minutes). */
 export const REFRESH_MARGIN_MS = 3 * 60 * 1000;
@@ -75,13 +88,13 @@ export async function refreshIfDue<T extends SessionTokens>(
   try {
     const issued = await refresher(token.refreshToken);
     return { ...token, ...toSessionTokens(issued, token.tokenSource!, now, token.refreshToken) };
-  } catch {
-    return failed(token);
+  } catch (error) {
+    return failed(token, sessionErrorOf(error));
   }
 }
 
-function failed<T extends SessionTokens>(token: T): T {
-  return { ...token, idToken: undefined, refreshToken: undefined, idTokenExpiresAt: undefined, error: 'RefreshTokenError' };
+function failed<T extends SessionTokens>(token: T, error: SessionError = 'RefreshTokenError'): T {
+  return { ...token, idToken: undefined, refreshToken: undefined, idTokenExpiresAt: undefined, error };
 }
 
 /**

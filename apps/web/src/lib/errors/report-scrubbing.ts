@@ -6,7 +6,7 @@ import type { ErrorReportContext } from './error-reporter';
  * answers are never sent to the error-reporting service: only the server's `detail` is.
  */
 export const DATA_ENDPOINTS: ReadonlySet<string> = new Set([
-  'executeAnonymousQuery', 'executeQuery', 'getQueryExecution', 'getLatestQueryExecution',
+  'executeAnonymousQuery', 'executeQuery', 'getDataset', 'getQueryExecution', 'getLatestQueryExecution',
   'createQuery', 'updateQuery', 'listQueries', 'searchConcepts',
   'createCohort', 'updateCohort', 'getCohort', 'listCohorts', 'refreshCohort',
   'createWorkbench', 'updateWorkbench', 'getWorkbench', 'listWorkbenches',

@@ -9,6 +9,7 @@ import { useListAuditLogQuery } from '../api/list-audit-log';
 import { datePresets, defaultFilters, eventTypeLabel, toQuery, type AuditLogFilters } from '../audit-log-filters';
 import { useAuditLogExport } from '../hooks/use-audit-log-export';
 import { AuditEntryDrawer } from './audit-entry-drawer';
+import { CARD_TABLE_CLASS, labelledColumns } from '@/components/card-table';
 
 const OUTCOME_COLOURS: Record<AuditEntry['outcome'], string> = { SUCCESS: '#1e5e07', FAILURE: '#a8071a', DENIED: '#ad4e00' };
 const EVENT_TYPE_OPTIONS = AUDIT_EVENT_TYPES.map((type) => ({ value: type, label: eventTypeLabel(type) }));
@@ -91,7 +92,8 @@ export function AuditLogTable() {
       <Table<AuditEntry>
         rowKey="seq"
         size="middle"
-        columns={columns}
+        columns={labelledColumns(columns)}
+      className={CARD_TABLE_CLASS}
         dataSource={data?.entries ?? []}
         loading={isFetching}
         locale={{ emptyText: <span style={{ color: '#595959' }}>No entries match these filters.</span> }}

@@ -3,6 +3,7 @@ import { signOut, useSession } from 'next-auth/react';
 import { useAppDispatch } from '@/app/hooks';
 import { setSessionReader } from '@/lib/api/base-query';
 import { idTokenChanged } from '@/lib/auth/auth-slice';
+import { isSessionEndedReason } from '@/lib/auth/session-ended';
 import { signInAgainUrl } from '@/lib/auth/sign-in-urls';
 
 /**
@@ -25,7 +26,8 @@ export function AuthSync() {
   }, [update]);
 
   useEffect(() => {
-    if (error) void signOut({ callbackUrl: signInAgainUrl(window.location.pathname + window.location.search) });
+    // The sign-in page says why when the reason is known (disabled, revoked elsewhere, expired).
+    if (error) void signOut({ callbackUrl: signInAgainUrl(window.location.pathname + window.location.search, isSessionEndedReason(error) ? error : undefined) });
   }, [error]);
 
   return null;

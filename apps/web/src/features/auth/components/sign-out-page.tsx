@@ -22,7 +22,7 @@ export function SignOutPage() {
           <>
             <p style={{ margin: 0 }}>Are you sure you want to sign out of {BRAND.name}?</p>
             <Flex gap={8} style={{ width: '100%' }}>
-              <Button block href="/data-explorer">
+              <Button block href="/">
                 Cancel
               </Button>
               <Button

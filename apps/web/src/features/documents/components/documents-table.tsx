@@ -7,6 +7,7 @@ import { useDeleteDocumentMutation } from '../api/delete-document';
 import { useListDocumentsQuery, type DocumentOrder } from '../api/list-documents';
 import { formatBytes, formatSize } from '@/lib/files/document-size';
 import { useDocumentDownload } from '../hooks/use-document-download';
+import { CARD_TABLE_CLASS, labelledColumns } from '@/components/card-table';
 
 const SCAN_LABELS: Record<Document['scan_status'], { text: string; icon: typeof CheckCircleOutlined; colour: string }> = {
   CLEAN: { text: 'Clean', icon: CheckCircleOutlined, colour: '#237804' },
@@ -84,7 +85,8 @@ export function DocumentsTable({ canDelete }: { canDelete: boolean }) {
     <Table<Document>
       rowKey="id"
       size="middle"
-      columns={columns}
+      columns={labelledColumns(columns)}
+      className={CARD_TABLE_CLASS}
       dataSource={data?.documents ?? []}
       loading={isFetching}
       locale={{ emptyText: <span style={{ color: '#595959' }}>No documents yet.</span> }}

@@ -1,41 +1,46 @@
 import Link from 'next/link';
-import { Button, Flex, Layout } from 'antd';
-import { LogoutOutlined, QuestionCircleOutlined } from '@ant-design/icons';
+import { Button, Layout } from 'antd';
+import { LogoutOutlined, MenuOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import type { Me } from '@hdp/contract';
 import { BRAND } from '@/config/brand';
 import { HELP_CENTRE_PATH } from '@/config/public-config';
 
 const ROLE_LABELS: Record<string, string> = { ADMIN: 'Admin', DATA_STEWARD: 'Data steward', RESEARCHER: 'Researcher', AUDITOR: 'Auditor' };
 
-const ROLE_BADGE = { marginInlineStart: 8, padding: '1px 8px', fontSize: 12, borderRadius: 4, background: '#eef1f4', border: '1px solid #d5dbe1' } as const;
-
-/** The header: product name, help centre, the signed-in user and sign-out. */
-export function AppHeader({ me, fallbackName }: { me?: Me; fallbackName?: string | null }) {
+/**
+ * The header: the menu button (narrow screens), product name (a link home), help centre, the
+ * signed-in user and sign-out. On a phone it stays one line: the short product name, the help
+ * centre and sign-out as icons with their names for assistive technology, the user's name cut
+ * with an ellipsis and the role badges left out.
+ */
+export function AppHeader({ me, fallbackName, onOpenMenu }: { me?: Me; fallbackName?: string | null; onOpenMenu?: () => void }) {
   const name = me?.name ?? fallbackName ?? me?.email ?? '';
   return (
-    <Layout.Header style={{ paddingInline: 24, borderBottom: '1px solid #e5e8ec', display: 'flex', alignItems: 'center' }}>
-      <Flex align="center" justify="space-between" style={{ width: '100%' }}>
-        <Link href="/data-explorer" prefetch={false} style={{ display: 'flex', alignItems: 'center', gap: 12, color: 'inherit' }}>
-          <img src="/logo.svg" alt="" width={32} height={32} />
-          <strong style={{ fontSize: 18 }}>{BRAND.name}</strong>
-        </Link>
-        <Flex align="center" gap={16}>
-          <a href={HELP_CENTRE_PATH} target="_blank" rel="noopener noreferrer">
-            <QuestionCircleOutlined aria-hidden /> Help centre
-          </a>
-          <span data-testid="current-user">
-            <span>{name}</span>
-            {me?.roles.map((role) => (
-              <span key={role} style={ROLE_BADGE}>
-                {ROLE_LABELS[role] ?? role}
-              </span>
-            ))}
-          </span>
-          <Button href="/signout" icon={<LogoutOutlined />}>
-            Sign out
-          </Button>
-        </Flex>
-      </Flex>
+    <Layout.Header className="hdp-header">
+      {onOpenMenu ? (
+        <Button className="hdp-nav-toggle" type="text" icon={<MenuOutlined aria-hidden />} aria-label="Open the menu" onClick={onOpenMenu} />
+      ) : null}
+      <Link href="/" prefetch={false} className="hdp-brand" aria-label={`${BRAND.name}: home`}>
+        <img src="/logo.svg" alt="" width={32} height={32} />
+        <strong className="hdp-brand-full">{BRAND.name}</strong>
+        <strong className="hdp-brand-short">{BRAND.shortName}</strong>
+      </Link>
+      <div className="hdp-header-end">
+        <a href={HELP_CENTRE_PATH} target="_blank" rel="noopener noreferrer" className="hdp-help-link" aria-label="Help centre">
+          <QuestionCircleOutlined aria-hidden /> <span className="hdp-wide-only">Help centre</span>
+        </a>
+        <span data-testid="current-user" className="hdp-current-user" title={name}>
+          <span className="hdp-user-name">{name}</span>
+          {me?.roles.map((role) => (
+            <span key={role} className="hdp-role-badge">
+              {ROLE_LABELS[role] ?? role}
+            </span>
+          ))}
+        </span>
+        <Button href="/signout" icon={<LogoutOutlined aria-hidden />} aria-label="Sign out" className="hdp-sign-out">
+          <span className="hdp-wide-only">Sign out</span>
+        </Button>
+      </div>
     </Layout.Header>
   );
 }

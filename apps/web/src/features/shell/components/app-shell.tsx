@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useRouter } from 'next/router';
 import { useSession } from 'next-auth/react';
 import dynamic from 'next/dynamic';
@@ -12,33 +12,52 @@ import { SideBar } from './side-bar';
 import { LoadingStatus } from '@/components/loading-status';
 
 const PageResult = dynamic(() => import('@/components/page-result'));
+const NavDrawer = dynamic(() => import('./nav-drawer'));
 const loading = (label: string) => <LoadingStatus label={label} padding={48} />;
 
-/** The application frame: header, side bar and the page. A page with a permission the user lacks shows 403. */
+/**
+ * The application frame: header, side bar and the page. A page with a permission the user lacks
+ * shows 403 with a way home. Below the `lg` breakpoint the side bar is a drawer over the page,
+ * with a scrim and a close button, opened from the header's menu button.
+ */
 export function AppShell({ permission, children }: { permission?: Permission; children: ReactNode }) {
-  const { pathname } = useRouter();
+  const { pathname, asPath } = useRouter();
   const { data: session } = useSession();
   const idToken = useAppSelector(selectIdToken);
   const { data: me, isLoading, isError } = useGetMeQuery(undefined, { skip: !idToken });
+  const [menuOpen, setMenuOpen] = useState(false);
+  // The drawer's code loads the first time the menu is opened, and stays for its closing animation.
+  const [menuUsed, setMenuUsed] = useState(false);
+
+  // A link followed from the drawer closes it.
+  useEffect(() => setMenuOpen(false), [asPath]);
 
   let content: ReactNode;
   if (!me && (isLoading || !idToken)) content = loading('Loading your account');
   else if (!me && isError) content = <PageResult status="error" title="Your account could not be loaded" subTitle="Please try again in a moment." />;
   else if (permission && !can(me ?? null, permission))
-    content = <PageResult status="403" title="Not available to you" subTitle="Your roles do not allow you to open this page." />;
+    content = <PageResult status="403" title="Not available to you" subTitle="Your roles do not allow you to open this page." home />;
   else content = children;
 
+  // Until the user is known every item would show disabled: wait rather than flash.
+  const sideBar = me ? <SideBar actor={me} pathname={pathname} /> : null;
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <AppHeader me={me} fallbackName={session?.user?.name} />
+      <AppHeader me={me} fallbackName={session?.user?.name} onOpenMenu={() => {
+          setMenuUsed(true);
+          setMenuOpen(true);
+        }} />
       <Layout>
-        <Layout.Sider width={232} breakpoint="lg" collapsedWidth={0} style={{ borderInlineEnd: '1px solid #e5e8ec' }}>
-          {/* Until the user is known every item would show disabled: wait rather than flash. */}
-          {me ? <SideBar actor={me} pathname={pathname} /> : null}
+        <Layout.Sider width={232} className="hdp-sider" style={{ borderInlineEnd: '1px solid #e5e8ec' }}>
+          {sideBar}
         </Layout.Sider>
-        <Layout.Content style={{ padding: 24 }}>
-          <main>{content}</main>
-        </Layout.Content>
+        {menuUsed ? (
+          <NavDrawer open={menuOpen} onClose={() => setMenuOpen(false)}>
+            {sideBar}
+          </NavDrawer>
+        ) : null}
+        {/* antd's Layout.Content is the page's one <main>. */}
+        <Layout.Content className="hdp-content">{content}</Layout.Content>
       </Layout>
     </Layout>
   );

@@ -90,7 +90,7 @@ describe('the accept-invitation page', { timeout: 20_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Set password and activate account' }));
     expect(await screen.findByText('Your account is ready.')).toBeInTheDocument();
     expect(calls.at(-1)).toMatchObject({ path: '/api/v1/invitations/accept/', body: { token: TOKEN, password: 'purple otter glides home' } });
-    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/api/auth/signin?callbackUrl=%2Fdata-explorer');
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/api/auth/signin?callbackUrl=%2F');
     expect(window.sessionStorage.getItem(INVITATION_TOKEN_KEY)).toBeNull();
   });
 
@@ -146,7 +146,7 @@ describe('the accept-invitation page', { timeout: 20_000 }, () => {
     renderWithStore(<AcceptInvitationPage />);
     expect(await screen.findByText('Your account is ready.')).toBeInTheDocument();
     expect(calls.at(-1)).toMatchObject({ path: '/api/v1/invitations/accept/', body: { token: TOKEN, id_token: 'external-id-token' } });
-    expect(screen.getByRole('link', { name: /Continue to/ })).toHaveAttribute('href', '/data-explorer');
+    expect(screen.getByRole('link', { name: /Continue to/ })).toHaveAttribute('href', '/');
   });
 
   it('does not accept with the session of someone already signed in who did not go through the provider', async () => {

@@ -90,11 +90,11 @@ export function AcceptInvitationPage() {
       <>
         <Alert type="success" showIcon title="Your account is ready." description={external ? undefined : 'Sign in with your email and new password.'} />
         {external ? (
-          <Button type="primary" block href="/data-explorer">
+          <Button type="primary" block href="/">
             Continue to {BRAND.name}
           </Button>
         ) : (
-          <Button type="primary" block href={`${SIGN_IN_PATH}?callbackUrl=${encodeURIComponent('/data-explorer')}`}>
+          <Button type="primary" block href={`${SIGN_IN_PATH}?callbackUrl=${encodeURIComponent('/')}`}>
             Sign in
           </Button>
         )}

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { USER_STATUSES } from '@hdp/contract/user-lifecycle';
 import { aUser, fakeApi, renderWithStore } from '@/test-support/render';
+import { getMeApi } from '../api/get-me';
 import { allowedActions, UserRowActions } from './user-row-actions';
 
 describe('the row actions', () => {
@@ -25,6 +26,16 @@ describe('the row actions', () => {
     expect(screen.getByRole('button', { name: 'Revoke Ada Lovelace' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Disable/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /^Enable/ })).toBeNull();
+  });
+
+  it("grey out Disable on the administrator's own row, with the reason", async () => {
+    const me = aUser({ roles: ['ADMIN'] });
+    const calls = fakeApi(() => ({ body: { ...me, permissions: [] } }));
+    const { store } = renderWithStore(<UserRowActions user={me} />);
+    await store.dispatch(getMeApi.endpoints.getMe.initiate());
+    const button = await screen.findByRole('button', { name: 'Disable Ada Lovelace: You cannot disable your own account.' });
+    expect(button).toBeDisabled();
+    expect(calls.map((c) => c.path)).toEqual(['/api/v1/users/me/']);
   });
 
   it('ask before disabling, and call the API only when confirmed', async () => {

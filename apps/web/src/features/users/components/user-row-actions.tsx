@@ -1,4 +1,4 @@
-import { Button, Popconfirm, Space } from 'antd';
+import { Button, Popconfirm, Space, Tooltip } from 'antd';
 import type { User } from '@hdp/contract';
 import { canTransition, type UserTransition } from '@hdp/contract/user-lifecycle';
 import {
@@ -7,6 +7,7 @@ import {
   useResendInvitationMutation,
   useRevokeInvitationMutation,
 } from '../api/change-user-status';
+import { getMeApi } from '../api/get-me';
 import { showToast } from '@/lib/errors/notifier';
 
 type RowAction = Exclude<UserTransition, 'accept'>;
@@ -54,6 +55,9 @@ export const ROW_ACTIONS: Record<RowAction, ActionText> = {
   },
 };
 
+/** Why an administrator's own row cannot be disabled (the API's 409 says the same). */
+export const OWN_ACCOUNT_REASON = 'You cannot disable your own account.';
+
 /** The actions a user's state allows (USER_TRANSITIONS), in display order. */
 export function allowedActions(user: Pick<User, 'status'>): RowAction[] {
   return (Object.keys(ROW_ACTIONS) as RowAction[]).filter((action) => canTransition(user.status, action));
@@ -74,11 +78,25 @@ export function UserRowActions({ user }: { user: Pick<User, 'id' | 'email' | 'na
     revoke: { call: revoke, loading: revoking.isLoading },
     resendInvitation: { call: resend, loading: resending.isLoading },
   };
+  // The signed-in user, as the shell already read it (no request of its own).
+  const { data: me } = getMeApi.endpoints.getMe.useQueryState();
   const who = user.name ?? user.email;
   return (
     <Space size={4} wrap>
       {allowedActions(user).map((action) => {
         const text = ROW_ACTIONS[action];
+        if (action === 'disable' && me?.id === user.id) {
+          // The API refuses it (409); say so before the click rather than after.
+          return (
+            <Tooltip key={action} title={OWN_ACCOUNT_REASON}>
+              <span data-testid="disable-own-account">
+                <Button size="small" disabled aria-label={`${text.label} ${who}: ${OWN_ACCOUNT_REASON}`}>
+                  {text.label}
+                </Button>
+              </span>
+            </Tooltip>
+          );
+        }
         return (
           <Popconfirm
             key={action}

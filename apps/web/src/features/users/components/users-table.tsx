@@ -5,6 +5,7 @@ import { describeTotal, orderOf, type UserListState } from '../hooks/user-list-p
 import { ROLE_LABELS, SOURCE_LABELS } from '../labels';
 import { UserRowActions } from './user-row-actions';
 import { UserStatusTag } from './user-status-tag';
+import { CARD_TABLE_CLASS, labelledColumns } from '@/components/card-table';
 
 type SortColumn = 'name' | 'email' | 'created_at';
 
@@ -58,7 +59,8 @@ export function UsersTable({ users, total, totalCapped, loading, state, onPage, 
   return (
     <Table<User>
       rowKey="id"
-      columns={columns}
+      columns={labelledColumns(columns)}
+      className={CARD_TABLE_CLASS}
       dataSource={users}
       loading={loading}
       size="middle"

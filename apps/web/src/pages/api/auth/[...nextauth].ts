@@ -18,7 +18,8 @@ export default function auth(req: NextApiRequest, res: NextApiResponse) {
     // The built-in sign-in page is kept (pages.signIn unset) and dressed as the product.
     const send = res.send.bind(res);
     const nonce = req.headers[NONCE_HEADER];
-    res.send = (body: unknown) => send(typeof body === 'string' ? brandAuthPage(body, typeof nonce === 'string' ? nonce : undefined) : body);
+    const error = new URL(req.url ?? '/', 'http://web.local').searchParams.get('error');
+    res.send = (body: unknown) => send(typeof body === 'string' ? brandAuthPage(body, typeof nonce === 'string' ? nonce : undefined, error) : body);
   }
   return ready(req, res);
 }

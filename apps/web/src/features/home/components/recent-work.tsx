@@ -1,0 +1,130 @@
+import type { ReactNode } from 'react';
+import Link from 'next/link';
+import { Alert } from 'antd';
+import type { Me } from '@hdp/contract';
+import { can } from '@hdp/contract/permissions';
+import { formatDate } from '@/config/constants';
+import { LoadingStatus } from '@/components/loading-status';
+import { useListQueriesQuery } from '@/features/data-explorer/api/queries';
+import { useListCohortsQuery } from '@/features/cohorts/api/list-cohorts';
+import { useListWorkbenchesQuery } from '@/features/workbenches/api/list-workbenches';
+import { PANEL, PANEL_TITLE } from './panel-style';
+
+/** How many recent items each list shows. */
+export const RECENT_COUNT = 5;
+
+interface RecentItem {
+  id: string;
+  href: string;
+  name: string;
+  detail: string;
+}
+
+interface RecentListProps {
+  title: string;
+  items: RecentItem[] | undefined;
+  isLoading: boolean;
+  isError: boolean;
+  empty: ReactNode;
+  all: { href: string; label: string };
+}
+
+/** One list of recent items: loading, failed, empty, or the items with a link to the whole list. */
+export function RecentList({ title, items, isLoading, isError, empty, all }: RecentListProps) {
+  const id = `recent-${title.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <section style={PANEL} aria-labelledby={id}>
+      <h2 id={id} style={PANEL_TITLE}>
+        {title}
+      </h2>
+      {items ? (
+        items.length === 0 ? (
+          <p style={{ margin: 0, color: '#595959' }}>{empty}</p>
+        ) : (
+          <ul className="hdp-recent-list">
+            {items.map((item) => (
+              <li key={item.id}>
+                <Link href={item.href} prefetch={false}>
+                  {item.name}
+                </Link>
+                <span>{item.detail}</span>
+              </li>
+            ))}
+          </ul>
+        )
+      ) : isLoading ? (
+        <LoadingStatus label={`Loading ${title.toLowerCase()}`} padding={16} />
+      ) : isError ? (
+        <Alert type="warning" showIcon title={`${title} could not be loaded.`} />
+      ) : null}
+      <p style={{ margin: '12px 0 0' }}>
+        <Link href={all.href} prefetch={false}>
+          {all.label}
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+function RecentQueries({ me }: { me: Me }) {
+  const { data, isLoading, isError } = useListQueriesQuery({ skip: 0, limit: RECENT_COUNT, created_by: me.id, order_by: '-updated_at' });
+  return (
+    <RecentList
+      title="Your recent queries"
+      items={data?.queries.map((q) => ({ id: q.id, href: `/data-explorer?queryId=${q.id}`, name: q.name, detail: `Edited ${formatDate(q.updated_at)}` }))}
+      isLoading={isLoading}
+      isError={isError}
+      empty="You have no saved queries yet."
+      all={{ href: '/data-explorer', label: 'Open the data explorer' }}
+    />
+  );
+}
+
+function RecentCohorts() {
+  const { data, isLoading, isError } = useListCohortsQuery({ skip: 0, limit: RECENT_COUNT, order_by: '-updated_at' });
+  return (
+    <RecentList
+      title="Recent cohorts"
+      items={data?.cohorts.map((c) => ({
+        id: c.id,
+        href: `/cohorts/${c.id}`,
+        name: c.name,
+        detail: `${c.person_count_display} persons · ${c.status.charAt(0)}${c.status.slice(1).toLowerCase()}`,
+      }))}
+      isLoading={isLoading}
+      isError={isError}
+      empty="No cohorts yet."
+      all={{ href: '/cohorts', label: 'All cohorts' }}
+    />
+  );
+}
+
+function RecentWorkbenches() {
+  const { data, isLoading, isError } = useListWorkbenchesQuery({ skip: 0, limit: RECENT_COUNT });
+  return (
+    <RecentList
+      title="Your workbenches"
+      items={data?.workbenches.map((w) => ({
+        id: w.id,
+        href: `/workbenches/${w.id}`,
+        name: w.name,
+        detail: `${w.member_count} ${w.member_count === 1 ? 'member' : 'members'}`,
+      }))}
+      isLoading={isLoading}
+      isError={isError}
+      empty="You are not a member of any workbench yet."
+      all={{ href: '/workbenches', label: 'All workbenches' }}
+    />
+  );
+}
+
+/** The user's recent queries, cohorts and workbenches: each list only when their roles may read it. */
+export function RecentWork({ me }: { me: Me }) {
+  return (
+    <>
+      {can(me, 'queries:list') ? <RecentQueries me={me} /> : null}
+      {can(me, 'cohorts:list') ? <RecentCohorts /> : null}
+      {can(me, 'workbenches:list') ? <RecentWorkbenches /> : null}
+    </>
+  );
+}
