@@ -148,7 +148,8 @@ export async function startStack(log: (line: string) => void): Promise<RunningSt
   const clientAddressSecret = randomBytes(32).toString('base64url');
   let api: ChildProcess | null = null;
   const startApi = async () => {
-    if (api && api.exitCode === null) return;
+    // Running still (a process ended by a signal has no exit code, only its signal).
+    if (api && api.exitCode === null && api.signalCode === null) return;
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: API_DIR,
       // WEB_URL: invitation e-mails link to this web app. No SMTP_URL: mail goes to DATA_DIR/outbox.
