@@ -40,9 +40,9 @@ const MALE = '#1d5fa8';
 const OTHER = '#5b6b7c';
 const TEXT = '#1f2933';
 /** Room for category names beside the bars; longer names wrap onto a second line. */
-const CATEGORY_LABEL_WIDTH = 150;
+const CATEGORY_LABEL_WIDTH = 180;
 /** Height per bar, so that wrapped names and values never touch their neighbours. */
-const ROW_HEIGHT = 40;
+const ROW_HEIGHT = 44;
 
 /** The bar's length: hidden counts draw nothing, and their label says why. */
 const barValue = (cell: ResultCell) => cell.count ?? 0;
