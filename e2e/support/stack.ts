@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -118,6 +119,10 @@ export interface RunningStack {
   apiUrl: string;
   dataDir: string;
   stop(): Promise<void>;
+  /** Stops the API process (the web app keeps running), to test what users see when it is down. */
+  stopApi(): Promise<void>;
+  /** Starts the API again on the same port and data directory; resolves once it answers. */
+  startApi(): Promise<void>;
 }
 
 /** Starts a real API on a fresh data directory and `next start` in front of it, on free ports. */
@@ -141,16 +146,26 @@ export async function startStack(log: (line: string) => void): Promise<RunningSt
 
   // Shared by the two servers: the web app signs each browser's address with it for the API.
   const clientAddressSecret = randomBytes(32).toString('base64url');
-  try {
-    const api = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  let api: ChildProcess | null = null;
+  const startApi = async () => {
+    // Running still (a process ended by a signal has no exit code, only its signal).
+    if (api && api.exitCode === null && api.signalCode === null) return;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: API_DIR,
       // WEB_URL: invitation e-mails link to this web app. No SMTP_URL: mail goes to DATA_DIR/outbox.
       env: { ...process.env, DATA_DIR: dataDir, API_HOST: '127.0.0.1', API_PORT: String(apiPort), LOG_LEVEL: 'warn', WEB_URL: webUrl, SMTP_URL: '', CLIENT_ADDRESS_SECRET: clientAddressSecret, PASSWORD_HASH_COST: '10' },
       stdio: ['ignore', output, output],
       detached: true,
     });
-    children.push(api);
-    await waitFor(`${apiUrl}/api/v1/users/me/`, api, 60_000);
+    api = child;
+    children.push(child);
+    await waitFor(`${apiUrl}/api/v1/users/me/`, child, 60_000);
+  };
+  const stopApi = async () => {
+    if (api) await stop(api);
+  };
+  try {
+    await startApi();
     log(`API on ${apiUrl}`);
 
     const web = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '--port', String(webPort), '--hostname', '127.0.0.1'], {
@@ -176,5 +191,41 @@ export async function startStack(log: (line: string) => void): Promise<RunningSt
     await stopAll();
     throw error;
   }
-  return { webUrl, apiUrl, dataDir, stop: stopAll };
+  return { webUrl, apiUrl, dataDir, stop: stopAll, stopApi, startApi };
 }
+
+/**
+ * Lets the tests (in worker processes) stop and start the API that the global setup owns:
+ * POST /api/stop and /api/start on a local port. Resolves to its address and a function that closes it.
+ */
+export function serveStackControl(stack: RunningStack): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const action = req.method === 'POST' ? { '/api/stop': stack.stopApi, '/api/start': stack.startApi }[req.url ?? ''] : undefined;
+    if (!action) {
+      res.writeHead(404).end();
+      return;
+    }
+    action().then(
+      () => res.writeHead(204).end(),
+      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)),
+    );
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) });
+    });
+  });
+}
+
+async function controlStack(action: 'stop' | 'start'): Promise<void> {
+  const base = process.env.E2E_STACK_CONTROL_URL;
+  if (!base) throw new Error('E2E_STACK_CONTROL_URL is not set: the global setup starts the stack control');
+  const response = await fetch(`${base}/api/${action}`, { method: 'POST', signal: AbortSignal.timeout(90_000) });
+  if (!response.ok) throw new Error(`${action} the API: ${response.status} ${await response.text()}`);
+}
+
+/** From a test: stops the real API process (the web app keeps running). */
+export const stopApi = () => controlStack('stop');
+/** From a test: starts the API again; resolves once it answers. */
+export const startApi = () => controlStack('start');

@@ -54,11 +54,17 @@ test.describe.serial('data explorer', () => {
     await pick(page, measurement.locator('.rule').nth(1).getByLabel('Field'), 'Value');
     await pick(page, measurement.locator('.rule').nth(1).getByLabel('Operator'), '>');
     await measurement.locator('.rule').nth(1).getByLabel('Value value').fill('7');
+    // The value's unit comes from the data's records of the chosen concept.
+    await expect(measurement.locator('.rule').nth(1).locator('.measurement-unit')).toHaveText(/^%/);
+    // The group's NOT switch is labelled before it is switched.
+    await expect(measurement.getByRole('switch', { name: 'Not' })).not.toBeChecked();
     await expect(page.getByRole('status').filter({ hasText: 'Edited' })).toBeVisible();
 
     // Run: progress, then the count and the charts
     await page.getByRole('button', { name: 'Run' }).click();
     await expectResults(page);
+    await expect(page.locator('.results-answer')).toContainText(/Value > 7 %/);
+    await expect(page.locator('.results-answer')).toContainText('Type 2 diabetes mellitus');
     expect(await seriousViolations(page), 'data explorer with results').toEqual([]);
     await page.screenshot({ path: path.join(RESULTS_DIR, 'data-explorer.png'), fullPage: true });
 
@@ -95,19 +101,15 @@ test.describe.serial('data explorer', () => {
     await expectResults(page);
   });
 
-  test("a save the server refuses shows 'Query Creation Error.' with its reason", async ({ page }) => {
+  test('a rule without its concept is caught in the builder before Save as, not refused by the server', async ({ page }) => {
     await openExplorer(page);
     await addRootRule(page);
     await pick(page, rules(page).nth(0).getByLabel('Field'), 'Condition');
-    // No concept chosen: the API refuses the tree and names the rule.
     await page.getByRole('button', { name: 'Save as' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Save as a new query' });
-    await dialog.getByLabel('Query name').fill('Without a concept');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    const toast = page.locator('.ant-notification-notice').filter({ hasText: 'Query Creation Error.' });
-    await expect(toast).toBeVisible();
-    await expect(toast).toContainText('query.rules[0] (condition_occurrence.condition_concept_id)');
-    await expect(dialog).toBeVisible();
+    await expect(page.locator('.rule-problems')).toContainText(/Rule 1 \(Condition\): Choose (a|at least one) concept\./);
+    await expect(rules(page).nth(0)).toHaveClass(/rule-has-problem/);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.locator('.ant-notification-notice')).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'New query', level: 2 })).toBeVisible();
   });
 
@@ -125,5 +127,8 @@ test.describe.serial('data explorer', () => {
     await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'New query', level: 2 })).toBeVisible();
     await expect(page.getByRole('button', { name: `Open ${queryName} renamed` })).toHaveCount(0);
+    // Deleting is confirmed, and nothing says it went wrong.
+    await expect(page.locator('.ant-notification-notice').filter({ hasText: 'Query deleted' })).toBeVisible();
+    await expect(page.locator('.ant-notification-notice').filter({ hasText: 'Something went wrong' })).toHaveCount(0);
   });
 });

@@ -96,7 +96,8 @@ describe('with the synthetic dataset', () => {
     const byName = await t.request({ method: 'GET', url: '/api/v1/data-explorer/concepts/?search=DIABETES&domain=Condition', token: rita.token });
     expect(byName.json().concepts.map((c: { concept_id: number }) => c.concept_id)).toEqual([201820, 201254, 201826]);
     const byCode = await t.request({ method: 'GET', url: '/api/v1/data-explorer/concepts/?search=4548-4', token: rita.token });
-    expect(byCode.json().concepts).toMatchObject([{ concept_id: 3004410, domain_id: 'Measurement', vocabulary_id: 'LOINC' }]);
+    expect(byCode.json().concepts).toMatchObject([{ concept_id: 3004410, domain_id: 'Measurement', vocabulary_id: 'LOINC', units: [{ concept_id: 8554, code: '%', name: 'percent' }] }]);
+    expect(byName.json().concepts[0]).not.toHaveProperty('units');
     const otherDomain = await t.request({ method: 'GET', url: '/api/v1/data-explorer/concepts/?search=diabetes&domain=Drug', token: rita.token });
     expect(otherDomain.json().concepts.map((c: { concept_name: string }) => c.concept_name)).toEqual(['Drugs used in diabetes']);
     const hostile = await t.request({ method: 'GET', url: `/api/v1/data-explorer/concepts/?search=${encodeURIComponent("x' OR '1'='1")}`, token: rita.token });
@@ -111,6 +112,7 @@ describe('with the synthetic dataset', () => {
     expect(result.breakdowns.sex).toEqual([{ key: '8532', label: 'FEMALE', count: result.person_count, display: String(result.person_count), suppressed: false }]);
     expect(result.breakdowns.age_band.map((c: { label: string }) => c.label)).toEqual(expect.arrayContaining(['40–49', '50–59']));
     expect(result.execution_time_ms).toBeGreaterThan(0);
+    expect(result.dataset).toBe('synthetic: 3000 persons, seed 3');
     for (const breakdown of ['sex', 'age_band', 'race', 'ethnicity'] as const) {
       for (const cell of result.breakdowns[breakdown]) {
         if (cell.count !== null) expect(cell.count === 0 || cell.count >= 20).toBe(true);

@@ -11,6 +11,7 @@ import { WarehouseTimeoutError, type WarehouseEngine } from '../src/warehouse/wa
 import { compileCohortCount } from '../src/warehouse/cohort-compiler';
 import { aggregateResult, runCohortQuery } from '../src/warehouse/cohort-results';
 import { compileSnapshotAggregate, countSnapshot, dropSnapshot, takeSnapshot } from '../src/warehouse/cohort-snapshots';
+import { searchConcepts } from '../src/warehouse/concept-search';
 import { createPostgresDatabase } from './support/test-database';
 import { sampleDataset } from './support/warehouse-fixtures';
 
@@ -40,6 +41,19 @@ async function expectSnapshotsToMatchTheirQuery(w: WarehouseEngine) {
   expect(fromSnapshot.breakdowns).toEqual(live.breakdowns);
   await dropSnapshot(w, versionId);
   expect(await countSnapshot(w, versionId)).toBe(0);
+}
+
+/** Concept search names a measurement concept's units as its records give them, most used first. */
+async function expectMeasurementUnits(w: WarehouseEngine) {
+  await w.load('synthetic', syntheticDataset({ persons: 400, seed: 5 }));
+  const [hba1c] = await searchConcepts(w, { search: '4548-4', limit: 5 });
+  expect(hba1c).toMatchObject({ concept_id: 3004410, units: [{ concept_id: 8554, code: '%', name: 'percent' }] });
+  // A second unit on fewer records comes after the first.
+  await w.query(`UPDATE "${w.state!.schema}"."measurement" SET unit_concept_id = 8840 WHERE measurement_id IN (SELECT measurement_id FROM "${w.state!.schema}"."measurement" WHERE measurement_concept_id = 3004410 ORDER BY measurement_id LIMIT 3)`, [], { readWrite: true });
+  const [again] = await searchConcepts(w, { search: '3004410', domain: 'Measurement', limit: 5 });
+  expect(again!.units!.map((u) => u.code)).toEqual(['%', 'mg/dL']);
+  const [condition] = await searchConcepts(w, { search: 'Type 2 diabetes mellitus', domain: 'Condition', limit: 1 });
+  expect(condition).not.toHaveProperty('units');
 }
 
 describe('the DuckDB warehouse', () => {
@@ -127,6 +141,8 @@ describe('the DuckDB warehouse', () => {
     await expect(w.query(slow, [], { timeoutMs: 200 })).rejects.toBeInstanceOf(WarehouseTimeoutError);
   });
 
+  it('names the units of measurement concepts in concept search', () => expectMeasurementUnits(w));
+
   it('keeps its data across a restart', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-warehouse-'));
     const file = path.join(dir, 'warehouse.duckdb');
@@ -179,6 +195,8 @@ describe('the PostgreSQL warehouse', () => {
   });
 
   it('keeps cohort snapshots that match their query', () => expectSnapshotsToMatchTheirQuery(w));
+
+  it('names the units of measurement concepts in concept search', () => expectMeasurementUnits(w));
 
   it('stops a query at its time limit', async () => {
     await expect(w.query('SELECT pg_sleep(2)', [], { timeoutMs: 200 })).rejects.toBeInstanceOf(WarehouseTimeoutError);

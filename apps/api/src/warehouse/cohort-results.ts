@@ -86,7 +86,8 @@ export async function runCohortQuery(
 ): Promise<QueryResult> {
   const state = options.state === undefined ? warehouse.state : options.state;
   if (!state) throw new WarehouseEmptyError();
-  return aggregateResult(warehouse, state.schema, compileCohortAggregate(tree, state.schema), options);
+  const result = await aggregateResult(warehouse, state.schema, compileCohortAggregate(tree, state.schema), options);
+  return { ...result, dataset: state.source };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Concept } from '@hdp/contract';
+import type { Concept, ConceptUnit } from '@hdp/contract';
 import type { WarehouseEngine } from './warehouse-engine';
 
 /**
@@ -30,7 +30,7 @@ export async function searchConcepts(
     params,
     { timeoutMs: 10_000 },
   );
-  return rows.map((r) => ({
+  const concepts = rows.map((r) => ({
     concept_id: Number(r.concept_id),
     concept_name: String(r.concept_name ?? ''),
     domain_id: String(r.domain_id ?? ''),
@@ -38,4 +38,33 @@ export async function searchConcepts(
     concept_code: String(r.concept_code ?? ''),
     standard_concept: r.standard_concept === null || r.standard_concept === undefined ? null : String(r.standard_concept),
   }));
+  const measured = concepts.filter((c) => c.domain_id === 'Measurement').map((c) => c.concept_id);
+  if (measured.length === 0) return concepts;
+  const units = await measurementUnits(warehouse, state.schema, measured);
+  return concepts.map((c) => (c.domain_id === 'Measurement' ? { ...c, units: units.get(c.concept_id) ?? [] } : c));
+}
+
+/**
+ * The units the data record for each measurement concept (`measurement.unit_concept_id`), most
+ * used first. Record counts decide the order only; they never leave the server.
+ */
+export async function measurementUnits(warehouse: WarehouseEngine, schema: string, conceptIds: readonly number[]): Promise<Map<number, ConceptUnit[]>> {
+  const ids = conceptIds.filter((id) => Number.isSafeInteger(id));
+  const byConcept = new Map<number, ConceptUnit[]>();
+  if (ids.length === 0) return byConcept;
+  const rows = await warehouse.query(
+    `SELECT m.measurement_concept_id AS concept_id, m.unit_concept_id AS unit_id, u.concept_code AS code, u.concept_name AS name, COUNT(*) AS n
+     FROM "${schema}"."measurement" m JOIN "${schema}"."concept" u ON u.concept_id = m.unit_concept_id
+     WHERE m.measurement_concept_id IN (${ids.map((id) => String(id)).join(', ')}) AND m.unit_concept_id <> 0
+     GROUP BY m.measurement_concept_id, m.unit_concept_id, u.concept_code, u.concept_name
+     ORDER BY m.measurement_concept_id, COUNT(*) DESC, m.unit_concept_id`,
+    [],
+    { timeoutMs: 10_000 },
+  );
+  for (const r of rows) {
+    const list = byConcept.get(Number(r.concept_id)) ?? [];
+    list.push({ concept_id: Number(r.unit_id), code: String(r.code ?? ''), name: String(r.name ?? '') });
+    byConcept.set(Number(r.concept_id), list);
+  }
+  return byConcept;
 }

@@ -92,6 +92,12 @@ export const ConceptSearchQuery = z.object({
   limit: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(20),
 });
 
+/** A unit of measure (a UCUM concept): `code` is what is shown beside a value ("%", "mg/dL"). */
+export const ConceptUnit = z
+  .object({ concept_id: z.number().int(), code: z.string(), name: z.string() })
+  .meta({ id: 'ConceptUnit' });
+export type ConceptUnit = z.infer<typeof ConceptUnit>;
+
 export const Concept = z
   .object({
     concept_id: z.number().int(),
@@ -100,6 +106,11 @@ export const Concept = z
     vocabulary_id: z.string(),
     concept_code: z.string(),
     standard_concept: z.string().nullable(),
+    /**
+     * A measurement concept's units as the data record them (`measurement.unit_concept_id`), most
+     * used first; empty for other concepts or when no record names a unit.
+     */
+    units: z.array(ConceptUnit).optional(),
   })
   .meta({ id: 'Concept' });
 export type Concept = z.infer<typeof Concept>;
@@ -169,6 +180,8 @@ export const QueryResult = z
       sex_by_age_band: z.array(z.object({ key: z.string(), label: z.string(), cells: z.array(ResultCell) })),
     }),
     execution_time_ms: z.number(),
+    /** The dataset the persons were counted in (its source, as loaded into the warehouse); absent on results kept from before it was recorded. */
+    dataset: z.string().optional(),
   })
   .meta({ id: 'QueryResult' });
 export type QueryResult = z.infer<typeof QueryResult>;

@@ -1,7 +1,8 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { aResult } from '@/test-support/query-fixtures';
-import { breakdownOption, pyramidOption } from './result-charts';
+import { allHidden, breakdownOption, pyramidOption } from './result-charts';
+import { categoryLabel } from './category-label';
 import { QueryResults } from './query-results';
 
 vi.mock('next/dynamic', () => ({ default: () => () => <div data-testid="charts" /> }));
@@ -40,6 +41,21 @@ describe('QueryResults', () => {
   });
 });
 
+describe('labels and hidden charts', () => {
+  it('writes sex codes in title case in the tables', () => {
+    render(<QueryResults result={aResult()} />);
+    expect(within(screen.getByRole('table', { name: 'Sex' })).getByRole('row', { name: 'Female 273' })).toBeInTheDocument();
+  });
+
+  it('knows a chart none of whose cells may be shown', () => {
+    const hidden = { key: 'x', label: 'X', count: null, display: 'suppressed', suppressed: true };
+    expect(allHidden([hidden, { ...hidden, key: 'y' }])).toBe(true);
+    expect(allHidden(aResult().breakdowns.race)).toBe(false);
+    expect(categoryLabel('MALE')).toBe('Male');
+    expect(categoryLabel('Black or African American')).toBe('Black or African American');
+  });
+});
+
 describe('chart options', () => {
   it('draws the first sex of the pyramid to the left and hidden cells as empty bars labelled as shown', () => {
     const result = aResult();
@@ -49,11 +65,14 @@ describe('chart options', () => {
     });
     const option = pyramidOption(result) as { series: { name: string; data: number[]; label: { formatter: (p: { dataIndex: number }) => string } }[]; yAxis: { data: string[] } };
     expect(option.yAxis.data).toEqual(['40–49', '50–59', '60–69']);
-    expect(option.series.map((s) => s.name)).toEqual(['FEMALE', 'MALE']);
+    expect(option.series.map((s) => s.name)).toEqual(['Female', 'Male']);
     expect(option.series[0]!.data).toEqual([-80, -118, -75]);
     expect(option.series[1]!.data).toEqual([0, 30, 0]);
     expect(option.series[1]!.label.formatter({ dataIndex: 0 })).toBe('suppressed');
-    expect(option.series[1]!.label.formatter({ dataIndex: 1 })).toBe('');
+    // Every bar carries its value; the axis is symmetric so both sexes compare.
+    expect(option.series[1]!.label.formatter({ dataIndex: 1 })).toBe('30');
+    const axis = (option as unknown as { xAxis: { min: number; max: number } }).xAxis;
+    expect(axis.min).toBe(-axis.max);
   });
 
   it('labels every bar of a breakdown with what the API shows', () => {

@@ -1,5 +1,6 @@
 import dynamic from 'next/dynamic';
 import type { QueryResult, ResultCell } from '@hdp/contract';
+import { categoryLabel } from './category-label';
 
 // ECharts is large: it loads once there is a result to draw.
 const ResultCharts = dynamic(() => import('./result-charts').then((m) => m.ResultCharts), {
@@ -37,7 +38,7 @@ function Breakdown({ title, cells }: { title: string; cells: readonly ResultCell
       <tbody>
         {cells.map((cell) => (
           <tr key={cell.key}>
-            <th scope="row" style={CELL}>{cell.label}</th>
+            <th scope="row" style={CELL}>{categoryLabel(cell.label)}</th>
             <td style={{ ...CELL, textAlign: 'right' }}>
               <CellValue cell={cell} />
             </td>

@@ -24,6 +24,8 @@ describe('the data explorer slice', () => {
       isQueryEdited: false,
       isAnonymousQuery: true,
       isShowQueryEditor: true,
+      isShowRuleProblems: false,
+      serverRuleProblem: null,
     });
     expect(selectDataExplorer(makeStore().getState())).toEqual(initialDataExplorerState);
   });

@@ -1,6 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { QueryGroup } from '@hdp/contract';
 import { sameTree } from './query-tree';
+import type { RuleProblem } from './rule-validation';
 
 /** A fixed id for the root group, so the server and the browser render the same tree. */
 export const ROOT_GROUP_ID = 'root';
@@ -18,6 +19,10 @@ export interface DataExplorerState {
   isQueryEdited: boolean;
   isAnonymousQuery: boolean;
   isShowQueryEditor: boolean;
+  /** Run or Save was tried with invalid rules: the builder now marks them (and keeps doing so as they are fixed). */
+  isShowRuleProblems: boolean;
+  /** The rule the server refused on the last Run or Save, until the tree changes. */
+  serverRuleProblem: RuleProblem | null;
 }
 
 export const initialDataExplorerState: DataExplorerState = {
@@ -27,6 +32,8 @@ export const initialDataExplorerState: DataExplorerState = {
   isQueryEdited: false,
   isAnonymousQuery: true,
   isShowQueryEditor: true,
+  isShowRuleProblems: false,
+  serverRuleProblem: null,
 };
 
 export const dataExplorerSlice = createSlice({
@@ -35,7 +42,10 @@ export const dataExplorerSlice = createSlice({
   reducers: {
     /** The tree changed in the editor: the query is now edited (ids the editor adds are not a change). */
     queryChanged(state, action: PayloadAction<QueryGroup>) {
-      if (!sameTree(state.query, action.payload)) state.isQueryEdited = true;
+      if (!sameTree(state.query, action.payload)) {
+        state.isQueryEdited = true;
+        state.serverRuleProblem = null;
+      }
       state.query = action.payload;
     },
     /** A saved query was opened: its tree replaces the editor's, unedited. */
@@ -47,6 +57,8 @@ export const dataExplorerSlice = createSlice({
       state.isQueryEdited = false;
       state.isAnonymousQuery = false;
       state.isShowQueryEditor = true;
+      state.isShowRuleProblems = false;
+      state.serverRuleProblem = null;
     },
     /** The query was saved (created, saved as, or updated): it is no longer edited. */
     querySaved(state, action: PayloadAction<{ id: string; name: string }>) {
@@ -62,6 +74,16 @@ export const dataExplorerSlice = createSlice({
     newQueryStarted() {
       return initialDataExplorerState;
     },
+    /** Run or Save met invalid rules: show them in the builder. */
+    ruleProblemsShown(state) {
+      state.isShowRuleProblems = true;
+      state.isShowQueryEditor = true;
+    },
+    /** The server refused the tree and named a rule (null: clears it). */
+    serverRuleProblemFound(state, action: PayloadAction<RuleProblem | null>) {
+      state.serverRuleProblem = action.payload;
+      if (action.payload) state.isShowQueryEditor = true;
+    },
     queryEditorToggled(state, action: PayloadAction<boolean | undefined>) {
       state.isShowQueryEditor = action.payload ?? !state.isShowQueryEditor;
     },
@@ -72,5 +94,14 @@ export const dataExplorerSlice = createSlice({
   },
 });
 
-export const { queryChanged, savedQueryOpened, querySaved, queryRenamed, newQueryStarted, queryEditorToggled } = dataExplorerSlice.actions;
+export const {
+  queryChanged,
+  savedQueryOpened,
+  querySaved,
+  queryRenamed,
+  newQueryStarted,
+  queryEditorToggled,
+  ruleProblemsShown,
+  serverRuleProblemFound,
+} = dataExplorerSlice.actions;
 export const { selectDataExplorer, selectQuery } = dataExplorerSlice.selectors;

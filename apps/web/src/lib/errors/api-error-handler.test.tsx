@@ -39,10 +39,10 @@ describe('handleFailedCall', () => {
     expect(toasts).toEqual([{ type: 'error', title: 'Query Creation Error.', description: 'name: is required', duration: 0 }]);
   });
 
-  it('shows a description without a title for a query that has not run yet', () => {
+  it('shows no toast for a query that has not run yet (the workspace says so in place)', () => {
     const { deps, toasts } = fakeDeps();
     handleFailedCall(call({ endpoint: 'getLatestQueryExecution', status: 404, response: { detail: QUERY_NOT_EXECUTED } }), deps);
-    expect(toasts).toEqual([{ type: 'error', title: undefined, description: QUERY_NOT_EXECUTED, duration: 0 }]);
+    expect(toasts).toEqual([]);
   });
 
   it('shows a warning for a workbench stored with errors', () => {

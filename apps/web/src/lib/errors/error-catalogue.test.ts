@@ -177,8 +177,18 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
   {
     name: 'latest query execution not run yet',
     failure: { endpoint: 'getLatestQueryExecution', status: 404, detail: QUERY_NOT_EXECUTED },
-    expected: { type: 'error', message: undefined, description: QUERY_NOT_EXECUTED, refreshPrompt: false, unexpected: false },
+    expected: { type: 'error', message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
   },
+  {
+    name: 'a tree the server refuses, shown on its rule in the builder',
+    failure: { endpoint: 'updateQuery', status: 400, detail: 'query.rules[0] (person.age): value must be a number' },
+    expected: { type: 'error', message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
+  },
+  ...(['executeAnonymousQuery', 'executeQuery', 'getQueryExecution'] as const).map((endpoint) => ({
+    name: `${endpoint} failing, shown beside the results`,
+    failure: { endpoint, status: 502, detail: 'The API is not reachable.' },
+    expected: { type: 'error' as const, message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
+  })),
   {
     name: 'network failure',
     failure: { endpoint: 'getMe', status: 'FETCH_ERROR' },

@@ -106,7 +106,15 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   { endpoints: ['getCohort'], statuses: [400, 404], type: 'error' },
   // Dashboards not configured (503) or a workbench the user is not in (404): the Dashboards tab says so.
   { endpoints: ['getVisualisationToken'], statuses: [404, 503], type: 'error' },
+  // A refused tree names its rule (`query.rules[0] (person.age): …`): the builder highlights that rule
+  // and says what to fix, so the path never reaches the screen as a toast.
+  { endpoints: ['createQuery', 'updateQuery', 'executeAnonymousQuery'], statuses: [400], detailPrefix: 'query', type: 'error' },
   { endpoints: ['createQuery'], statuses: '*', message: 'Query Creation Error.', description: SERVER_DETAIL, type: 'error' },
+  // A run that fails, or the API gone while it runs, is shown beside the results it would have replaced.
+  {
+    endpoints: ['executeAnonymousQuery', 'executeQuery', 'getQueryExecution'],
+    statuses: [400, 404, 409, 422, 429, 502, 503, 504, 'FETCH_ERROR', 'TIMEOUT_ERROR'], type: 'error',
+  },
   {
     endpoints: ['uploadDocument'], statuses: [400, 413, 415, 422, 503], message: 'The document was not uploaded.',
     description: SERVER_DETAIL, fallbackDescription: DOCUMENT_TRY_AGAIN, type: 'error',
@@ -119,7 +127,8 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
     endpoints: ['deleteDocument'], statuses: [403, 404], message: 'The document could not be deleted.',
     description: SERVER_DETAIL, fallbackDescription: DOCUMENT_TRY_AGAIN, type: 'error',
   },
-  { endpoints: ['getLatestQueryExecution'], statuses: [404], detail: QUERY_NOT_EXECUTED, description: SERVER_DETAIL, type: 'error' },
+  // A saved query that never ran is a state the workspace shows in place (spec §8: the description only).
+  { endpoints: ['getLatestQueryExecution'], statuses: [404], detail: QUERY_NOT_EXECUTED, type: 'error' },
   {
     endpoints: '*', statuses: ['FETCH_ERROR'], message: 'Unable to reach the server',
     description: 'Check your network connection and try again.', type: 'error',

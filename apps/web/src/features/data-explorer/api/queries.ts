@@ -62,10 +62,11 @@ export const queriesApi = baseApi.injectEndpoints({
     }),
     deleteQuery: build.mutation<void, string>({
       query: (queryId) => ({ url: pathOf(DELETE_QUERY_PATH, { queryId }), method: 'DELETE' }),
+      // Not its executions: reading the latest run of a query just deleted answers 404 (the open
+      // workspace is replaced by a new query anyway).
       invalidatesTags: (_result, _error, queryId) => [
         { type: 'Queries', id: 'LIST' },
         { type: 'Queries', id: queryId },
-        { type: 'Executions', id: queryId },
       ],
     }),
   }),

@@ -14,6 +14,8 @@ export interface ConceptPickerProps {
   onChange: (value: number | number[] | '') => void;
   label: string;
   disabled?: boolean;
+  /** The id of the sentence saying what is wrong with the choice, when something is. */
+  invalid?: string;
 }
 
 /** Concept ids held by a rule's value: a number, numeric text, a list of them or comma-separated text. */
@@ -26,7 +28,7 @@ export function conceptIds(value: unknown): number[] {
  * A searchable select of concepts: it searches the domain by name, code or id as the user types
  * (`GET /api/v1/data-explorer/concepts/`) and keeps the rule's value as concept ids.
  */
-export function ConceptPicker({ domain, multiple, value, onChange, label, disabled }: ConceptPickerProps) {
+export function ConceptPicker({ domain, multiple, value, onChange, label, disabled, invalid }: ConceptPickerProps) {
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
   const names = useRef(new Map<number, string>());
@@ -57,6 +59,9 @@ export function ConceptPicker({ domain, multiple, value, onChange, label, disabl
   return (
     <Select
       aria-label={label}
+      aria-invalid={invalid ? true : undefined}
+      aria-describedby={invalid}
+      status={invalid ? 'error' : undefined}
       className="concept-picker"
       style={{ minWidth: 260 }}
       showSearch={{ filterOption: false, onSearch: setTyped }}

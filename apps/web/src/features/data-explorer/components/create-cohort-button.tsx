@@ -1,33 +1,29 @@
 import { useState } from 'react';
 import dynamic from 'next/dynamic';
 import { TeamOutlined } from '@ant-design/icons';
-import { Button, Tooltip } from 'antd';
+import { Button, Flex } from 'antd';
 import type { QueryResult } from '@hdp/contract';
 import type { CohortFromRun } from '../cohort-from-run';
 
 // Opened on demand: its code loads when first needed.
 const CreateCohortDialog = dynamic(() => import('@/features/cohorts/components/create-cohort-dialog'), { ssr: false });
 
-const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
-
 /**
  * "Create cohort" beside a result: opens the dialog when the result came from a saved query's
- * run; otherwise disabled, saying (tooltip and description) what to do first.
+ * run; otherwise disabled, with what to do first written beside it.
  */
 export function CreateCohortButton({ source, queryName, result }: { source: CohortFromRun; queryName: string; result: QueryResult }) {
   const [open, setOpen] = useState(false);
   if (!source.allowed) {
     return (
-      <>
-        <Tooltip title={source.reason}>
-          <Button icon={<TeamOutlined aria-hidden />} disabled aria-describedby="create-cohort-why">
-            Create cohort
-          </Button>
-        </Tooltip>
-        <span id="create-cohort-why" style={VISUALLY_HIDDEN}>
+      <Flex align="center" gap={8} wrap justify="flex-end" style={{ maxWidth: 560 }}>
+        <span id="create-cohort-why" className="create-cohort-why" style={{ color: '#5b6470', fontSize: 13 }}>
           {source.reason}
         </span>
-      </>
+        <Button icon={<TeamOutlined aria-hidden />} disabled aria-describedby="create-cohort-why">
+          Create cohort
+        </Button>
+      </Flex>
     );
   }
   return (

@@ -1,10 +1,11 @@
-import { useMemo } from 'react';
-import { Select, Space } from 'antd';
+import { useId, useMemo } from 'react';
+import { Select, Space, Switch } from 'antd';
 import {
   QueryBuilder,
   type ActionProps,
   type CombinatorSelectorProps,
   type FieldSelectorProps,
+  type NotToggleProps,
   type Path,
   type RuleGroupType,
   type RuleType,
@@ -17,7 +18,18 @@ import type { ExplorerTable, QueryGroup } from '@hdp/contract';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { queryChanged, selectQuery } from '../slice';
 import { builderFields, scopedTable, type BuilderField, type BuilderFieldGroup } from '../query-tree';
+import { validationMap, type RuleProblem } from '../rule-validation';
+import { groupMeasurementConcept, hasUnit } from '../criteria-summary';
 import { ConceptPicker } from './concept-picker';
+import { MeasurementUnit } from './concept-info';
+
+/** The invalid rule stands out; its sentence sits under its value. */
+const PROBLEM_STYLES = `
+.queryBuilder .rule.rule-has-problem, .queryBuilder .ruleGroup.rule-has-problem { outline: 2px solid #cf1322; outline-offset: 2px; background: #fff1f0; }
+.queryBuilder .rule-problem { color: #a8071a; font-size: 13px; margin-top: 2px; }
+.queryBuilder .rule-value { display: inline-flex; flex-direction: column; align-items: flex-start; }
+.queryBuilder .rule-value-row { display: inline-flex; align-items: center; gap: 6px; flex-wrap: wrap; }
+`;
 
 /** antd selects render no label: name each one after its role (axe needs an accessible name). */
 function LabeledSelector(props: ValueSelectorProps) {
@@ -36,6 +48,18 @@ function CombinatorSelector(props: CombinatorSelectorProps) {
   );
 }
 
+/** The group's NOT switch, labelled "Not" whether it is on or off (antd's shows "=" until switched). */
+function NotToggle(props: NotToggleProps) {
+  const id = useId();
+  const table = (props.ruleGroup as QueryGroup | undefined)?.table;
+  return (
+    <Space size={4} className={props.className} title={table ? 'Persons with no such record' : 'Persons who do not match this group'}>
+      <Switch size="small" checked={!!props.checked} disabled={props.disabled} onChange={(checked) => props.handleOnChange(checked)} aria-labelledby={id} />
+      <span id={id}>Not</span>
+    </Space>
+  );
+}
+
 /** Inside a group scoped to an event table, only that table's fields are offered. */
 function FieldSelector(props: FieldSelectorProps) {
   const query = useAppSelector(selectQuery);
@@ -45,11 +69,29 @@ function FieldSelector(props: FieldSelectorProps) {
   return <AntDValueSelector {...(props as ValueSelectorProps)} options={options as never} aria-label="Field" />;
 }
 
+/** The sentence of an invalid rule, from the builder's validation map. */
+function problemOf(validation: ValueEditorProps['validation']): string | undefined {
+  return validation && typeof validation === 'object' && !validation.valid ? String(validation.reasons?.[0] ?? '') || undefined : undefined;
+}
+
+/** The unit of the group's measurement concept, beside a value that carries one. */
+function ValueUnit({ path, field }: { path: Path; field: BuilderField }) {
+  const query = useAppSelector(selectQuery);
+  if (!hasUnit(field.name)) return null;
+  let group: QueryGroup | undefined = query;
+  for (const index of path.slice(0, -1)) group = group?.rules[index] as QueryGroup | undefined;
+  if (!group) return null;
+  return <MeasurementUnit conceptId={groupMeasurementConcept(group)} withAlternatives />;
+}
+
 function ValueEditor(props: ValueEditorProps) {
   const field = props.fieldData as unknown as BuilderField;
+  const problemId = useId();
   if (props.operator === 'null' || props.operator === 'notNull') return null;
-  if (field.conceptDomain !== undefined) {
-    return (
+  const problem = problemOf(props.validation);
+  const invalid = problem ? { 'aria-invalid': true, 'aria-describedby': problemId } : {};
+  const editor =
+    field.conceptDomain !== undefined ? (
       <ConceptPicker
         domain={field.conceptDomain}
         multiple={props.operator === 'in' || props.operator === 'notIn'}
@@ -57,10 +99,24 @@ function ValueEditor(props: ValueEditorProps) {
         onChange={props.handleOnChange}
         label={`${field.label} concepts`}
         disabled={props.disabled}
+        invalid={problem ? problemId : undefined}
       />
+    ) : (
+      <AntDValueEditor {...props} {...{ extraProps: { 'aria-label': `${field.label} value`, ...invalid } }} />
     );
-  }
-  return <AntDValueEditor {...props} {...{ extraProps: { 'aria-label': `${field.label} value` } }} />;
+  return (
+    <span className="rule-value">
+      <span className="rule-value-row">
+        {editor}
+        <ValueUnit path={props.path} field={field} />
+      </span>
+      {problem ? (
+        <span className="rule-problem" id={problemId}>
+          {problem}
+        </span>
+      ) : null}
+    </span>
+  );
 }
 
 /** "+ Group" and a select that adds a group about the records of one event table. */
@@ -86,10 +142,12 @@ function makeAddGroupAction(eventTables: readonly ExplorerTable[]) {
 
 export interface QueryEditorProps {
   tables: readonly ExplorerTable[];
+  /** Rules to mark as invalid, each with its sentence. */
+  problems?: readonly RuleProblem[];
 }
 
 /** The query builder (antd) over the schema's fields; the tree lives in the data explorer slice. */
-export function QueryEditor({ tables }: QueryEditorProps) {
+export function QueryEditor({ tables, problems = [] }: QueryEditorProps) {
   const dispatch = useAppDispatch();
   const query = useAppSelector(selectQuery);
   const fields = useMemo(() => builderFields(tables), [tables]);
@@ -100,16 +158,19 @@ export function QueryEditor({ tables }: QueryEditorProps) {
       operatorSelector: LabeledSelector,
       valueSelector: LabeledSelector,
       combinatorSelector: CombinatorSelector,
+      notToggle: NotToggle,
       valueEditor: ValueEditor,
       addGroupAction: makeAddGroupAction(eventTables),
     }),
     [eventTables],
   );
 
+  const problemMap = useMemo(() => validationMap(problems), [problems]);
   const firstFieldOf = (table: string) => fields.find((g) => g.table === table)?.options[0];
 
   return (
     <QueryBuilderAntD>
+      <style>{PROBLEM_STYLES}</style>
       <QueryBuilder
         fields={fields as never}
         query={query as RuleGroupType}
@@ -119,6 +180,9 @@ export function QueryEditor({ tables }: QueryEditorProps) {
         listsAsArrays
         parseNumbers="strict-limited"
         resetOnFieldChange
+        validator={() => problemMap}
+        getRuleClassname={(rule: RuleType) => (rule.id && problemMap[rule.id] ? 'rule-has-problem' : '')}
+        getRuleGroupClassname={(group: RuleGroupType) => (group.id && problemMap[group.id] ? 'rule-has-problem' : '')}
         onAddGroup={(group: RuleGroupType, _parentPath: Path, _query: RuleGroupType, context?: { table?: string }) => {
           const table = context?.table;
           if (!table) return group;

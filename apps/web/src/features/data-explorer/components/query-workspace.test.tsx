@@ -14,7 +14,8 @@ import { QueryWorkspace } from './query-workspace';
 // The builder itself is exercised in the browser tests; here the workspace around it.
 vi.mock('next/dynamic', () => ({ default: () => (props: { children?: ReactNode }) => <div data-testid="lazy">{props.children}</div> }));
 
-const query: QueryGroup = { id: 'root', combinator: 'and', rules: [{ id: 'r1', field: 'person.age', operator: '>', value: 'forty' }] };
+const query: QueryGroup = { id: 'root', combinator: 'and', rules: [{ id: 'r1', field: 'person.age', operator: '>', value: 40 }] };
+const incomplete: QueryGroup = { id: 'root', combinator: 'and', rules: [{ id: 'r1', field: 'person.age', operator: '>', value: '' }] };
 const DETAIL = 'query.rules[0] (person.age): value must be a number';
 
 function renderWorkspace(state: Partial<typeof initialDataExplorerState> = { query, isQueryEdited: true }) {
@@ -39,7 +40,7 @@ describe('QueryWorkspace', { timeout: 20_000 }, () => {
     const calls = fakeApi(({ method, path }) => {
       if (path === '/api/v1/users/me/') return { body: aUser() };
       if (path === '/api/v1/data-explorer/schema/') return { body: aSchema(false) };
-      if (method === 'POST' && path === '/api/v1/queries/execute/') return { body: aResult() };
+      if (method === 'POST' && path === '/api/v1/queries/execute/') return { body: { ...aResult(), dataset: 'synthetic: 3000 persons, seed 3' } };
       return { status: 404, body: { detail: 'Not found' } };
     });
     renderWorkspace();
@@ -50,11 +51,55 @@ describe('QueryWorkspace', { timeout: 20_000 }, () => {
     await userEvent.click(run);
     expect(await screen.findByTestId('person-count')).toHaveTextContent('273');
     const execute = calls.find((c) => c.path === '/api/v1/queries/execute/');
-    expect(execute?.body).toEqual({ query: { combinator: 'and', rules: [{ field: 'person.age', operator: '>', value: 'forty' }] } });
-    // An unsaved query's result cannot become a cohort: the button says why.
+    expect(execute?.body).toEqual({ query: { combinator: 'and', rules: [{ field: 'person.age', operator: '>', value: 40 }] } });
+    // An unsaved query's result cannot become a cohort: the button says why, on the page.
     const createCohort = screen.getByRole('button', { name: 'Create cohort' });
     expect(createCohort).toBeDisabled();
     expect(createCohort).toHaveAccessibleDescription('Save the query first: a cohort is made from a run of a saved query.');
+    expect(screen.getByText('Save the query first: a cohort is made from a run of a saved query.')).toBeVisible();
+    // The criteria it answers and where it was counted.
+    expect(screen.getByText('These results answer:').parentElement).toHaveTextContent('These results answer: Age (years) > 40');
+    expect(screen.getByText(/^Counted in: synthetic: 3000 persons, seed 3, at \d\d:\d\d$/)).toBeInTheDocument();
+  });
+
+  it('catches an incomplete rule before Run or Save: no call, the rule named with what to enter', async () => {
+    const calls = fakeApi(({ path }) => {
+      if (path === '/api/v1/users/me/') return { body: aUser() };
+      if (path === '/api/v1/data-explorer/schema/') return { body: aSchema(false) };
+      return { status: 404, body: { detail: 'Not found' } };
+    });
+    renderWorkspace({ query: incomplete, isQueryEdited: true });
+    const run = screen.getByRole('button', { name: 'Run' });
+    await waitFor(() => expect(run).toBeEnabled());
+    await userEvent.click(run);
+    expect(await screen.findByText('Rule 1 (Age (years)): Enter an age (years).')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('keeps the last results when a run fails, marked with its time and the reason; Create cohort says why not', async () => {
+    let runs = 0;
+    fakeApi(({ method, path }) => {
+      if (path === '/api/v1/users/me/') return { body: aUser() };
+      if (path === '/api/v1/data-explorer/schema/') return { body: aSchema(false) };
+      if (method === 'POST' && path === '/api/v1/queries/execute/') {
+        runs += 1;
+        return runs === 1 ? { body: aResult() } : { status: 502, body: { detail: 'The API is not reachable.' } };
+      }
+      return { status: 404, body: { detail: 'Not found' } };
+    });
+    const { toasts } = renderWorkspace();
+    const run = screen.getByRole('button', { name: 'Run' });
+    await waitFor(() => expect(run).toBeEnabled());
+    await userEvent.click(run);
+    expect(await screen.findByTestId('person-count')).toHaveTextContent('273');
+    await userEvent.click(run);
+    expect(await screen.findByText(/^These results are from \d\d:\d\d; the last run failed\.$/)).toBeInTheDocument();
+    expect(screen.getByText(/Unable to reach the server/)).toBeInTheDocument();
+    expect(screen.getByTestId('person-count')).toHaveTextContent('273');
+    expect(screen.getByRole('button', { name: 'Create cohort' })).toHaveAccessibleDescription(/The last run failed/);
+    expect(toasts).toEqual([]);
   });
 
   it("offers to create a cohort from a saved query's latest successful run", async () => {
@@ -77,7 +122,7 @@ describe('QueryWorkspace', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Create cohort' })).toBeEnabled());
   });
 
-  it("shows 'Query Creation Error.' with the server's description when saving fails, and keeps the query unsaved", async () => {
+  it("shows the server's refusal of a rule on the rule, in words, not as a toast with the raw path", async () => {
     fakeApi(({ method, path }) => {
       if (path === '/api/v1/users/me/') return { body: aUser() };
       if (path === '/api/v1/data-explorer/schema/') return { body: aSchema(false) };
@@ -90,9 +135,10 @@ describe('QueryWorkspace', { timeout: 20_000 }, () => {
     await userEvent.click(save);
     await userEvent.type(await screen.findByLabelText('Query name'), 'Women 40–65');
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(toasts).toEqual([{ type: 'error', title: 'Query Creation Error.', description: DETAIL, duration: 0 }]));
+    expect(await screen.findByText('Rule 1 (Age (years)): Enter an age (years) as a number.')).toBeInTheDocument();
+    expect(screen.queryByText(/rules\[0\]/)).not.toBeInTheDocument();
+    expect(toasts).toEqual([]);
     expect(store.getState().dataExplorer).toMatchObject({ queryId: null, isAnonymousQuery: true, isQueryEdited: true });
-    expect(screen.getByRole('dialog')).toBeInTheDocument();
   });
 
   it('runs a saved, unedited query as a job and reads the execution until it has succeeded', async () => {
@@ -117,8 +163,9 @@ describe('QueryWorkspace', { timeout: 20_000 }, () => {
     const { toasts } = renderWorkspace({ queryId, queryName: 'Diabetes', query, isQueryEdited: false, isAnonymousQuery: false });
     expect(screen.getByRole('heading', { name: 'Diabetes' })).toBeInTheDocument();
     expect(screen.queryByText('Edited')).not.toBeInTheDocument();
-    // A saved query that never ran: the catalogue shows the server's words, without a title.
-    await waitFor(() => expect(toasts).toEqual([{ type: 'error', title: undefined, description: 'Query has not been executed yet.', duration: 0 }]));
+    // A saved query that never ran: said in place, not as an error toast.
+    expect(await screen.findByText('Query has not been executed yet. Run it to see how many persons match.')).toBeInTheDocument();
+    expect(toasts).toEqual([]);
     const run = screen.getByRole('button', { name: 'Run' });
     await waitFor(() => expect(run).toBeEnabled());
     await userEvent.click(run);

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import dynamic from 'next/dynamic';
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { Alert, Button, Flex, Popconfirm, Space, Spin } from 'antd';
 import { can } from '@hdp/contract/permissions';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -7,13 +8,16 @@ import { useGetMeQuery } from '@/features/users/api/get-me';
 import { useGetDataExplorerSchemaQuery } from '../api/explorer-schema';
 import { useCreateQueryMutation, useDeleteQueryMutation, useUpdateQueryMutation } from '../api/queries';
 import { useQueryRun } from '../hooks/use-query-run';
-import { newQueryStarted, queryEditorToggled, queryRenamed, querySaved, selectDataExplorer } from '../slice';
+import { newQueryStarted, queryEditorToggled, queryRenamed, querySaved, ruleProblemsShown, selectDataExplorer, serverRuleProblemFound } from '../slice';
 import { countRules, withoutIds } from '../query-tree';
-import { cohortFromRun } from '../cohort-from-run';
+import { cohortFromRun, type CohortFromRun } from '../cohort-from-run';
+import { problemFromServerDetail, validateQuery, type RuleProblem } from '../rule-validation';
 import { CreateCohortButton } from './create-cohort-button';
+import { CriteriaSummary } from './criteria-summary';
 import { QueryNameDialog } from './query-name-dialog';
 import { QueryResults } from '@/components/results/query-results';
 import { LoadingStatus } from '@/components/loading-status';
+import { showToast } from '@/lib/errors/notifier';
 
 const QueryEditor = dynamic(() => import('./query-editor').then((m) => m.QueryEditor), {
   ssr: false,
@@ -25,14 +29,75 @@ const STATUS_TEXT = { PENDING: 'Queued', RUNNING: 'Running', SUCCEEDED: 'Done', 
 
 type Dialog = null | 'save' | 'saveAs' | 'rename';
 
+export const NOT_RUN_YET = 'Query has not been executed yet. Run it to see how many persons match.';
+
+/** "14:05": the local time a result was counted. */
+export function clockTime(iso: string): string {
+  const at = new Date(iso);
+  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+}
+
+/** The server's detail of a failed call, if any. */
+function detailOf(error: unknown): string | undefined {
+  const data = (error as FetchBaseQueryError | undefined)?.data;
+  return data && typeof data === 'object' && typeof (data as { detail?: unknown }).detail === 'string' ? (data as { detail: string }).detail : undefined;
+}
+
+/** The list of invalid rules, each named, above the builder. */
+function RuleProblems({ problems }: { problems: readonly RuleProblem[] }) {
+  return (
+    <Alert
+      type="error"
+      showIcon
+      className="rule-problems"
+      role="alert"
+      title={problems.length === 1 ? 'Fix this rule before running or saving the query:' : `Fix these ${problems.length} rules before running or saving the query:`}
+      description={
+        <ul style={{ margin: 0, paddingLeft: 20 }}>
+          {problems.map((p) => (
+            <li key={p.path.join('.')}>
+              {p.name}: {p.message}
+            </li>
+          ))}
+        </ul>
+      }
+      style={{ marginBottom: 12 }}
+    />
+  );
+}
+
 /** The query being edited: its name and actions, the builder, the run and its results. */
 export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
   const dispatch = useAppDispatch();
   const { data: me } = useGetMeQuery();
   const state = useAppSelector(selectDataExplorer);
-  const { queryId, queryName, query, isQueryEdited, isAnonymousQuery, isShowQueryEditor } = state;
+  const { queryId, queryName, query, isQueryEdited, isAnonymousQuery, isShowQueryEditor, isShowRuleProblems, serverRuleProblem } = state;
   const schema = useGetDataExplorerSchemaQuery();
-  const { run, isRunning, status, result, error, executionId } = useQueryRun();
+  const tables = useMemo(() => schema.data?.tableSchema ?? [], [schema.data]);
+  const problems = useMemo(() => validateQuery(query, tables), [query, tables]);
+  // The server's refusal joins the builder's own problems unless they already name that item.
+  const shownProblems = useMemo(() => {
+    const own = isShowRuleProblems ? problems : [];
+    const samePath = (p: RuleProblem) => serverRuleProblem && p.path.join('.') === serverRuleProblem.path.join('.');
+    return serverRuleProblem && !own.some(samePath) ? [...own, serverRuleProblem] : own;
+  }, [isShowRuleProblems, problems, serverRuleProblem]);
+  const problemsRef = useRef<HTMLDivElement>(null);
+
+  /** The server refused the tree: show its problem on the rule it names; false when it names none. */
+  const showServerProblem = (detail: string | undefined) => {
+    const problem = problemFromServerDetail(detail, query, tables);
+    if (problem) dispatch(serverRuleProblemFound(problem));
+    return problem !== null;
+  };
+  const { run, isRunning, status, result, resultAt, error, executionId, isNotRunYet, resultQuery } = useQueryRun({ onTreeRefused: showServerProblem });
+
+  /** Runs or saves only a query whose rules are complete; otherwise marks them and says what to fix. */
+  const rulesAreValid = () => {
+    if (problems.length === 0) return true;
+    dispatch(ruleProblemsShown());
+    setTimeout(() => problemsRef.current?.focus(), 0);
+    return false;
+  };
   const [createQuery, creating] = useCreateQueryMutation();
   const [updateQuery, updating] = useUpdateQueryMutation();
   const [deleteQuery, deleting] = useDeleteQueryMutation();
@@ -40,18 +105,33 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
 
   const allowed = (permission: Parameters<typeof can>[1]) => can(me ?? null, permission);
   const hasRules = countRules(query) > 0;
+  const cohortSource: CohortFromRun = isRunning
+    ? { allowed: false, reason: 'Wait for the run to finish: a cohort is made from a finished run.' }
+    : error
+      ? { allowed: false, reason: 'The last run failed: run the query again to make a cohort from current results.' }
+      : cohortFromRun({ isAnonymousQuery, isQueryEdited, executionId });
 
   const create = async (name: string) => {
     const saved = await createQuery({ name, query: withoutIds(query) }).unwrap();
     dispatch(querySaved({ id: saved.id, name: saved.name }));
   };
 
+  /** A save the server refused because of a rule: close the dialog so that the highlighted rule shows. */
+  const onSaveRefused = (error: unknown) => {
+    if ((error as FetchBaseQueryError | undefined)?.status === 400 && showServerProblem(detailOf(error))) setDialog(null);
+  };
+
+  const onRun = () => {
+    if (rulesAreValid()) run();
+  };
+
   const onSave = () => {
+    if (!rulesAreValid()) return undefined;
     if (isAnonymousQuery || !queryId) return setDialog('save');
     void updateQuery({ queryId, query: withoutIds(query) })
       .unwrap()
       .then((saved) => dispatch(querySaved({ id: saved.id, name: saved.name })))
-      .catch(() => undefined);
+      .catch(onSaveRefused);
   };
 
   const onDialogSubmit = (name: string) => {
@@ -65,7 +145,7 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
         })
         .catch(() => undefined);
     } else {
-      create(name).then(done, () => undefined);
+      create(name).then(done, onSaveRefused);
     }
   };
 
@@ -74,6 +154,7 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
     void deleteQuery(queryId)
       .unwrap()
       .then(() => {
+        showToast({ type: 'success', title: 'Query deleted' });
         dispatch(newQueryStarted());
         onStartOver?.();
       })
@@ -95,13 +176,13 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
           {!queryId ? <span style={{ color: '#5b6470', fontSize: 13 }}>(not saved)</span> : null}
         </Space>
         <Space wrap>
-          <Button type="primary" onClick={run} loading={isRunning} disabled={!hasRules || !allowed('queries:execute')}>
+          <Button type="primary" onClick={onRun} loading={isRunning} disabled={!hasRules || !allowed('queries:execute')}>
             Run
           </Button>
           <Button onClick={onSave} loading={updating.isLoading && dialog === null} disabled={!allowed(queryId ? 'queries:update' : 'queries:create') || (!isQueryEdited && !!queryId)}>
             Save
           </Button>
-          <Button onClick={() => setDialog('saveAs')} disabled={!hasRules || !allowed('queries:create')}>
+          <Button onClick={() => rulesAreValid() && setDialog('saveAs')} disabled={!hasRules || !allowed('queries:create')}>
             Save as
           </Button>
           <Button onClick={() => setDialog('rename')} disabled={!queryId || !allowed('queries:update')}>
@@ -126,10 +207,14 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
         </Space>
       </Flex>
 
+      <div ref={problemsRef} tabIndex={-1}>
+        {shownProblems.length > 0 ? <RuleProblems problems={shownProblems} /> : null}
+      </div>
+
       <div id="query-editor" hidden={!isShowQueryEditor}>
         {schema.data ? (
           schema.data.warehouse.loaded ? (
-            <QueryEditor tables={schema.data.tableSchema} />
+            <QueryEditor tables={schema.data.tableSchema} problems={shownProblems} />
           ) : (
             <Alert type="info" showIcon title="No data is loaded yet." description="Queries can be built once the warehouse holds a dataset." />
           )
@@ -143,22 +228,49 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
           <Flex align="center" gap={12} role="status" className="run-progress">
             <Spin />
             <span>{status ? `${STATUS_TEXT[status]}…` : 'Running the query…'}</span>
+            {result ? <span style={{ color: '#5b6470' }}>The results below are from the previous run.</span> : null}
           </Flex>
         ) : null}
-        {!isRunning && error ? <Alert type="error" showIcon title="The run failed." description={error} /> : null}
+        {!isRunning && error && result && resultAt ? (
+          <Alert
+            type="warning"
+            showIcon
+            className="stale-results"
+            title={`These results are from ${clockTime(resultAt)}; the last run failed.`}
+            description={error}
+          />
+        ) : null}
+        {!isRunning && error && !result ? <Alert type="error" showIcon className="run-failed" title="The run failed." description={error} /> : null}
+        {!isRunning && !result && !error && isNotRunYet ? (
+          <Alert type="info" showIcon className="not-run-yet" title={NOT_RUN_YET} />
+        ) : null}
       </div>
 
-      {result && !isRunning ? (
-        <section aria-labelledby="results-heading" style={{ marginTop: 16 }}>
+      {result ? (
+        <section
+          aria-labelledby="results-heading"
+          aria-busy={isRunning}
+          className={isRunning || error ? 'results results-stale' : 'results'}
+          style={{ marginTop: 16 }}
+        >
           <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 8 }}>
             <h2 id="results-heading" style={{ fontSize: 16, fontWeight: 600, margin: 0 }}>
               Results
             </h2>
-            {allowed('cohorts:create') ? (
-              <CreateCohortButton source={cohortFromRun({ isAnonymousQuery, isQueryEdited, executionId })} queryName={queryName} result={result} />
-            ) : null}
+            {allowed('cohorts:create') ? <CreateCohortButton source={cohortSource} queryName={queryName} result={result} /> : null}
           </Flex>
-          <QueryResults result={result} />
+          <div className="results-answer" style={{ background: '#f5f7f9', border: '1px solid #e5e8ec', borderRadius: 6, padding: '8px 12px', marginBottom: 12 }}>
+            <p style={{ margin: 0 }}>
+              <strong>These results answer:</strong> {resultQuery ? <CriteriaSummary query={resultQuery} tables={tables} /> : null}
+            </p>
+            <p style={{ margin: '4px 0 0', color: '#5b6470' }} className="results-dataset">
+              Counted in: {result.dataset ?? schema.data?.warehouse.source ?? 'the loaded dataset'}
+              {resultAt ? `, at ${clockTime(resultAt)}` : ''}
+            </p>
+          </div>
+          <div style={{ opacity: isRunning ? 0.45 : 1, transition: 'opacity 0.2s' }} className="results-body">
+            <QueryResults result={result} />
+          </div>
         </section>
       ) : null}
 
