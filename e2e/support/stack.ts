@@ -113,6 +113,69 @@ async function stop(child: ChildProcess, graceMs = 5_000): Promise<void> {
   clearTimeout(timer);
 }
 
+const API_LAUNCH = 'api-launch.json';
+const API_PID = 'api.pid';
+
+interface ApiLaunch {
+  apiUrl: string;
+  env: Record<string, string>;
+}
+
+/** Starts the API with `launch`'s settings, records its pid in the data directory and waits until it answers. */
+async function launchApi(dataDir: string, launch: ApiLaunch, output: number): Promise<ChildProcess> {
+  const api = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: API_DIR,
+    env: { ...process.env, ...launch.env },
+    stdio: ['ignore', output, output],
+    detached: true,
+  });
+  fs.writeFileSync(path.join(dataDir, API_PID), String(api.pid));
+  await waitFor(`${launch.apiUrl}/api/v1/users/me/`, api, 60_000);
+  return api;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Stops the running API for real (its process group: SIGTERM, SIGKILL after 5 s) so a test can see
+ * the app with the API down. From a test: `await stopApi()`; `startApi()` brings it back.
+ */
+export async function stopApi(dataDir = process.env.E2E_DATA_DIR ?? ''): Promise<void> {
+  const file = path.join(dataDir, API_PID);
+  if (!dataDir || !fs.existsSync(file)) return;
+  const pid = Number(fs.readFileSync(file, 'utf8'));
+  fs.rmSync(file, { force: true });
+  if (!pid || !alive(pid)) return;
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  for (let waited = 0; alive(pid); waited += 100) {
+    if (waited === 5_000) process.kill(-pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Starts the API again with the settings it first ran with (same port, data and secrets), after stopApi(). */
+export async function startApi(dataDir = process.env.E2E_DATA_DIR ?? ''): Promise<void> {
+  const launch = JSON.parse(fs.readFileSync(path.join(dataDir, API_LAUNCH), 'utf8')) as ApiLaunch;
+  const output = fs.openSync(path.join(dataDir, 'servers.log'), 'a');
+  try {
+    const api = await launchApi(dataDir, launch, output);
+    api.unref();
+  } finally {
+    fs.closeSync(output);
+  }
+}
+
 export interface RunningStack {
   webUrl: string;
   apiUrl: string;
@@ -132,6 +195,8 @@ export async function startStack(log: (line: string) => void): Promise<RunningSt
   const children: ChildProcess[] = [];
   const stopAll = async () => {
     await Promise.all(children.map((child) => stop(child)));
+    // An API a test restarted (startApi) is not one of these children: its pid file names it.
+    await stopApi(dataDir);
     fs.closeSync(output);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
@@ -142,15 +207,14 @@ export async function startStack(log: (line: string) => void): Promise<RunningSt
   // Shared by the two servers: the web app signs each browser's address with it for the API.
   const clientAddressSecret = randomBytes(32).toString('base64url');
   try {
-    const api = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: API_DIR,
-      // WEB_URL: invitation e-mails link to this web app. No SMTP_URL: mail goes to DATA_DIR/outbox.
-      env: { ...process.env, DATA_DIR: dataDir, API_HOST: '127.0.0.1', API_PORT: String(apiPort), LOG_LEVEL: 'warn', WEB_URL: webUrl, SMTP_URL: '', CLIENT_ADDRESS_SECRET: clientAddressSecret },
-      stdio: ['ignore', output, output],
-      detached: true,
-    });
+    // WEB_URL: invitation e-mails link to this web app. No SMTP_URL: mail goes to DATA_DIR/outbox.
+    const launch: ApiLaunch = {
+      apiUrl,
+      env: { DATA_DIR: dataDir, API_HOST: '127.0.0.1', API_PORT: String(apiPort), LOG_LEVEL: 'warn', WEB_URL: webUrl, SMTP_URL: '', CLIENT_ADDRESS_SECRET: clientAddressSecret },
+    };
+    fs.writeFileSync(path.join(dataDir, API_LAUNCH), JSON.stringify(launch));
+    const api = await launchApi(dataDir, launch, output);
     children.push(api);
-    await waitFor(`${apiUrl}/api/v1/users/me/`, api, 60_000);
     log(`API on ${apiUrl}`);
 
     const web = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '--port', String(webPort), '--hostname', '127.0.0.1'], {

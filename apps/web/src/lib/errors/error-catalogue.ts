@@ -45,12 +45,18 @@ export const QUERY_NOT_EXECUTED = 'Query has not been executed yet.';
 export const DOCUMENT_TRY_AGAIN = 'Please try again.';
 export const COHORT_TRY_AGAIN = 'Sorry, that did not work. Please try again.';
 export const SOMETHING_WENT_WRONG = 'Something went wrong';
+export const UNREACHABLE_TITLE = 'Unable to reach the server';
+export const UNREACHABLE_DESCRIPTION = 'Check your network connection and try again in a moment.';
+/** Failures that mean the API could not be reached: the network (or the browser offline), or the gateway in front of it. */
+export const UNREACHABLE_STATUSES = ['FETCH_ERROR', 502, 504] as const;
 
 /**
  * The error catalogue (spec §8) as data. The first row that matches a failure decides what the
  * user sees; the last row matches everything.
  */
 export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
+  // One failure, one message: the API unreachable reads the same on every page and for every call.
+  { endpoints: '*', statuses: UNREACHABLE_STATUSES, message: UNREACHABLE_TITLE, description: UNREACHABLE_DESCRIPTION, type: 'error' },
   { endpoints: USER_OPERATIONS, statuses: [404, 401], message: 'User does not exist', type: 'error' },
   { endpoints: ['listUsers'], statuses: [404, 401], message: 'No users found', type: 'error' },
   // A change the user's state (or the last-admin guard) does not allow: the API says why.
@@ -120,10 +126,8 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
     description: SERVER_DETAIL, fallbackDescription: DOCUMENT_TRY_AGAIN, type: 'error',
   },
   { endpoints: ['getLatestQueryExecution'], statuses: [404], detail: QUERY_NOT_EXECUTED, description: SERVER_DETAIL, type: 'error' },
-  {
-    endpoints: '*', statuses: ['FETCH_ERROR'], message: 'Unable to reach the server',
-    description: 'Check your network connection and try again.', type: 'error',
-  },
+  // The API is up but cannot serve now (a call whose own row names 503 says more above).
+  { endpoints: '*', statuses: [503], message: UNREACHABLE_TITLE, description: SERVER_DETAIL, fallbackDescription: UNREACHABLE_DESCRIPTION, type: 'error' },
   {
     endpoints: '*', statuses: ['TIMEOUT_ERROR'], message: 'The server took too long to answer',
     description: 'Please try again in a moment.', type: 'error',
