@@ -18,7 +18,7 @@ function columns(publishedVersion: number | null): TableProps<Row>['columns'] {
         <>
           {version}
           {version === publishedVersion ? (
-            <Tag color="green" style={{ marginLeft: 8, marginRight: 0 }}>
+            <Tag color="#2b6a0f" style={{ marginLeft: 8, marginRight: 0 }}>
               Published
             </Tag>
           ) : null}
