@@ -57,12 +57,13 @@ test.describe.serial('the API down, the browser offline', () => {
   test('offline, a list shows the failure with Retry, not "No data"', async ({ page, context }) => {
     await signIn(page, ACCOUNTS.admin);
     await expectShell(page, ACCOUNTS.admin.name);
-    await page.goto('/documents');
-    await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
+    await page.goto('/users');
+    await expect(page.getByRole('row').filter({ hasText: ACCOUNTS.researcher.email })).toBeVisible();
 
+    // Offline, the list asks again (a search): the page's code is loaded, its data cannot be.
     await context.setOffline(true);
-    await page.getByRole('menuitem', { name: 'Users' }).getByRole('link').click();
-    await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
+    await page.getByRole('searchbox', { name: 'Search by name or email' }).fill('researcher');
+    await page.keyboard.press('Enter');
     const failure = page.getByRole('alert').filter({ hasText: 'The users could not be loaded.' });
     await expect(failure).toContainText('Unable to reach the server.');
     await expect(page.getByText('No data', { exact: true })).toHaveCount(0);

@@ -47,7 +47,6 @@ export function CohortVersions({ versions, publishedVersion }: { versions: reado
       size="small"
       columns={columns(publishedVersion)}
       dataSource={rows}
-      scroll={{ x: 'max-content' }}
       pagination={versions.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
     />
   );
