@@ -62,7 +62,7 @@ test.describe.serial('the API down, the browser offline', () => {
 
     // Offline, the list asks again (a search): the page's code is loaded, its data cannot be.
     await context.setOffline(true);
-    await page.getByRole('searchbox', { name: 'Search users by name or email' }).fill('researcher');
+    await page.getByLabel('Search users by name or email').fill('researcher');
     await page.keyboard.press('Enter');
     const failure = page.getByRole('alert').filter({ hasText: 'The users could not be loaded.' });
     await expect(failure).toContainText('Unable to reach the server.');
