@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
 import { expectShell, seriousViolations, signIn } from '../support/pages';
 import { addRootRule, expectResults, pick, rules } from '../support/explorer';
+import { apiAs, savedAndRunQuery } from '../support/api';
 
 const stamp = Date.now();
 const queryName = `Women aged 40–65 (${stamp})`;
@@ -82,6 +83,10 @@ test.describe.serial('cohorts', () => {
     const history = page.getByRole('region', { name: 'Version history' });
     await expect(history.getByRole('row')).toHaveCount(2);
     await expect(history.getByRole('row').nth(1)).toContainText(`1Created from a run`);
+    // The version keeps the criteria it was computed from, shown read-only in plain language.
+    const criteria = page.getByRole('region', { name: 'Definition of version 1' }).getByRole('list', { name: 'Criteria' });
+    await expect(criteria).toContainText('Sex is Female');
+    await expect(criteria).toContainText('Age (years) is between 40 and 65 (inclusive)');
 
     // The source query opens in the Data Explorer from the cohort.
     await page.getByRole('link', { name: `Open ${queryName} in the Data Explorer` }).click();
@@ -99,16 +104,75 @@ test.describe.serial('cohorts', () => {
     // The steward does not own the query: its name shows without a link.
     await expect(page.getByText(`${queryName} (version 1)`)).toBeVisible();
     await expect(page.getByRole('link', { name: `Open ${queryName} in the Data Explorer` })).toHaveCount(0);
+    // …but reviews the criteria on the cohort's page.
+    await expect(page.getByRole('region', { name: 'Definition of version 1' })).toContainText('Age (years) is between 40 and 65 (inclusive)');
     expect(await seriousViolations(page), 'cohort detail with actions').toEqual([]);
 
+    // Publishing goes through a checklist the steward confirms.
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
-    const confirmation = page.locator('.ant-popconfirm:visible');
-    await expect(confirmation).toContainText('Publish this cohort?');
-    await confirmation.getByRole('button', { name: 'Publish', exact: true }).click();
+    const checklist = page.getByRole('dialog', { name: `Publish version 1 of “${cohortName}”?` });
+    await expect(checklist.getByRole('list', { name: 'Publication checklist' })).toContainText('at or above the suppression threshold (20)');
+    await expect(checklist.getByRole('list', { name: 'Publication checklist' })).toContainText('Not published before.');
+    await expect(checklist.getByRole('list', { name: 'Criteria of version 1' })).toContainText('Sex is Female');
+    const publish = checklist.getByRole('button', { name: 'Publish version 1' });
+    await expect(publish).toBeDisabled();
+    await checklist.getByRole('checkbox', { name: 'I have reviewed the criteria and the demographics of version 1.' }).check();
+    expect(await seriousViolations(page), 'publication checklist').toEqual([]);
+    await publish.click();
     await expect(page.getByTestId('cohort-status')).toHaveText('Published');
     await expect(page.locator('.ant-notification-notice').filter({ hasText: 'Cohort published' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Unpublish', exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
+  });
+
+  test("a re-run makes a new version that awaits the steward's review, saying what changed", async ({ page }) => {
+    await openCohortsAs(page, ACCOUNTS.steward);
+    await cohortLink(page).click();
+    await expect(page.getByRole('heading', { name: cohortName, level: 1 })).toBeVisible();
+    await page.getByRole('button', { name: 'Re-run on current data (new version)' }).click();
+    const confirmation = page.locator('.ant-popconfirm:visible');
+    await expect(confirmation).toContainText("Its persons become version 2, which awaits a data steward's review");
+    await confirmation.getByRole('button', { name: 'Re-run', exact: true }).click();
+    // Still published (version 1), with version 2 waiting: nothing changed, and the page says so.
+    const notice = page.getByRole('status').filter({ hasText: 'awaits' });
+    await expect(notice).toContainText("Version 2 awaits a data steward's review. Researchers see version 1 until it is published.");
+    await expect(notice).toContainText('Nothing changed since version 1: same criteria, same dataset and the same number of persons.');
+    await expect(page.getByTestId('cohort-status')).toHaveText('Published');
+    const history = page.getByRole('region', { name: 'Version history' });
+    await expect(history.getByRole('row')).toHaveCount(3);
+    await expect(history.getByRole('row').nth(1)).toContainText('2Re-run on current data');
+    await expect(history.getByRole('row').nth(2)).toContainText('1Published');
+    await expect(page.getByRole('button', { name: 'Publish version 2' })).toBeEnabled();
+    expect(await seriousViolations(page), 'cohort with a version awaiting review').toEqual([]);
+  });
+
+  test('a cohort below the threshold is flagged, and Publish is disabled with the reason', async ({ page }) => {
+    // A band of the oldest persons small enough to stay under the threshold of 20 (found by counting).
+    const { call } = await apiAs(ACCOUNTS.admin);
+    let few: unknown;
+    for (const age of [99, 98, 97, 96, 95, 94, 93, 92, 91, 90]) {
+      const query = { combinator: 'and', rules: [{ field: 'person.age', operator: '>=', value: age }] };
+      const result = await call<{ person_count: number | null; person_count_display: string }>('POST', '/queries/execute/', { query });
+      if (result.person_count === null) {
+        few = query;
+        break;
+      }
+      if (result.person_count > 0) break;
+    }
+    expect(few, 'a band of fewer than 20 persons').toBeDefined();
+    const { executionId } = await savedAndRunQuery(ACCOUNTS.researcher, `The oldest (${stamp})`, few);
+    const researcher = await apiAs(ACCOUNTS.researcher);
+    const small = await researcher.call<{ id: string }>('POST', '/cohorts/', { name: `The oldest, cohort (${stamp})`, executionId });
+
+    await openCohortsAs(page, ACCOUNTS.steward);
+    await page.goto(`/cohorts/${small.id}`);
+    await expect(page.getByTestId('person-count')).toHaveText('< 20');
+    await expect(page.getByText('Below the suppression threshold')).toBeVisible();
+    const publish = page.getByRole('button', { name: 'Publish', exact: true });
+    await expect(publish).toBeDisabled();
+    await expect(publish).toHaveAccessibleDescription(
+      'Version 1 holds fewer than 20 persons, the suppression threshold, so it cannot be published: publishing it could identify people.',
+    );
   });
 
   test('the researcher finds it under Published and reads its history', async ({ page }) => {
@@ -131,9 +195,12 @@ test.describe.serial('cohorts', () => {
     await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
     await expect(page.getByText(`by ${ACCOUNTS.steward.email}`)).toBeVisible();
+    // Researchers keep the published version: the re-run awaiting review is not theirs to see.
+    await expect(page.getByText('awaits', { exact: false })).toHaveCount(0);
     const history = page.getByRole('region', { name: 'Version history' });
+    await expect(history.getByRole('row')).toHaveCount(2);
     const first = history.getByRole('row').nth(1);
-    await expect(first.getByRole('cell').nth(0)).toHaveText('1');
+    await expect(first.getByRole('cell').nth(0)).toHaveText('1Published');
     await expect(first.getByRole('cell').nth(1)).toHaveText('Created from a run');
     await expect(first.getByRole('cell').nth(5)).toHaveText(ACCOUNTS.researcher.email);
     // Women only: plain bars of the age bands, not half a pyramid.

@@ -100,8 +100,17 @@ describe('making a cohort from a run', () => {
       author: { id: rita.user.id, email: 'rita@example.org' },
       published_at: null,
       published_by: null,
+      published_version: null,
     });
     expect(cohort.person_count).toBeGreaterThan(1000);
+    // The version keeps the criteria it was computed from, in plain language too.
+    expect(cohort.versions[0]!.definition).toEqual({
+      query: WOMEN,
+      summary: [
+        { depth: 0, text: 'All of these:' },
+        { depth: 1, text: 'Sex is Female' },
+      ],
+    });
     expect(cohort.versions).toEqual([
       expect.objectContaining({ version: 1, origin: 'EXECUTION', query_version: 1, execution_id: execution.id, person_count: cohort.person_count, created_by: { id: rita.user.id, email: 'rita@example.org' } }),
     ]);
@@ -223,7 +232,7 @@ describe('who sees and changes a cohort', () => {
   it('refuses an empty update and an unknown status', async () => {
     const empty = await patchCohort(stella, cohortId, {});
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().detail).toMatch(/at least one of name, description, tags or status/);
+    expect(empty.json().detail).toMatch(/at least one of name, description, tags, status or published_version/);
     const unknown = await patchCohort(stella, cohortId, { status: 'DELETED' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().detail).toMatch(/^body\.status/);
@@ -270,17 +279,54 @@ describe('versions', () => {
     expectShownSize(await snapshotSize(cohort.id, 1), cohort.person_count);
     expectShownSize(await snapshotSize(cohort.id, 2), narrower.result!.person_count);
     expect((await auditOf(cohort.id)).map((e) => e.event_type)).toEqual(['COHORT_CREATED', 'COHORT_REFRESHED']);
+    // Nothing published yet: the re-run is simply the draft's newest version.
+    expect(detail.published_version).toBeNull();
 
-    // Published, it is the stewards' to refresh.
-    await patchCohort(stella, cohort.id, { status: 'PUBLISHED' });
+    // Published, it is the stewards' to re-run.
+    expect((await patchCohort(stella, cohort.id, { status: 'PUBLISHED', published_version: 2 })).json()).toMatchObject({ published_version: 2, version: 2 });
     expect((await refreshCohort(rita, cohort.id)).statusCode).toBe(403);
     const bySteward = await refreshCohort(stella, cohort.id);
+    // The new version does not inherit the publication: it awaits a steward's review.
+    expect(bySteward.json()).toMatchObject({ status: 'PUBLISHED', version: 3, published_version: 2 });
     expect(bySteward.json().versions[0]).toMatchObject({ version: 3, created_by: { email: 'stella@example.org' } });
+    expect(bySteward.json().versions[0].definition.summary).toEqual([
+      { depth: 0, text: 'All of these:' },
+      { depth: 1, text: 'Sex is Female' },
+      { depth: 1, text: 'Age (years) is above 50' },
+    ]);
+    // Researchers keep the published version: its count, its demographics, its history, no criteria.
+    const asOtto = (await getCohort(otto, cohort.id)).json() as CohortDetail;
+    expect(asOtto).toMatchObject({ version: 2, published_version: 2, person_count: narrower.result!.person_count });
+    expect(asOtto.versions.map((v) => [v.version, v.definition])).toEqual([[2, null], [1, null]]);
+    expect((await listCohorts(otto, '?search=Refreshable')).cohorts[0]).toMatchObject({ version: 2, published_version: 2 });
+    expect((await getCohort(rita, cohort.id)).json()).toMatchObject({ version: 3, published_version: 2 });
+    // Publishing names the version reviewed: an older one is stale, a missing one does not exist.
+    const stale = await patchCohort(stella, cohort.id, { published_version: 2 });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().detail).toBe("Version 2 is no longer this cohort's newest: version 3 was made since. Review version 3 and publish it instead.");
+    expect((await patchCohort(stella, cohort.id, { published_version: 4 })).statusCode).toBe(409);
+    expect((await patchCohort(rita, cohort.id, { published_version: 3 })).statusCode).toBe(403);
+    const approved = await patchCohort(stella, cohort.id, { published_version: 3 });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({ status: 'PUBLISHED', version: 3, published_version: 3 });
+    expect((await getCohort(otto, cohort.id)).json()).toMatchObject({ version: 3, published_version: 3 });
+    expect((await patchCohort(stella, cohort.id, { published_version: 3 })).json().detail).toBe('Version 3 is already the published version.');
+    // A rename is audited with the name it had.
+    await patchCohort(stella, cohort.id, { name: 'Refreshable, renamed' });
+    const audit = await auditOf(cohort.id);
+    expect(audit.map((e) => `${e.event_type}:${e.outcome}`)).toEqual([
+      'COHORT_CREATED:SUCCESS', 'COHORT_REFRESHED:SUCCESS', 'COHORT_PUBLISHED:SUCCESS', 'COHORT_REFRESHED:SUCCESS',
+      'COHORT_PUBLISHED:SUCCESS', 'COHORT_UPDATED:SUCCESS',
+    ]);
+    expect(audit.at(-2)!.message).toBe('stella@example.org published version 3 of cohort "Refreshable" in place of version 2');
+    expect(audit.at(-1)!.message).toBe('stella@example.org updated cohort "Refreshable, renamed" (name), renamed from "Refreshable"');
 
     // With its query deleted, the cohort stays but cannot be refreshed.
     await t.request({ method: 'DELETE', url: `/api/v1/queries/${queryId}/`, token: rita.token });
     const orphan = (await getCohort(rita, cohort.id)).json() as CohortDetail;
     expect(orphan).toMatchObject({ source_query: null, version: 3, status: 'PUBLISHED' });
+    // Its versions keep their criteria.
+    expect(orphan.versions.map((v) => v.definition?.query)).toEqual([WOMEN_OVER_50, WOMEN_OVER_50, WOMEN]);
     expect(orphan.versions[2]!.execution_id).toBeNull();
     const refused = await refreshCohort(stella, cohort.id);
     expect(refused.statusCode).toBe(409);

@@ -186,6 +186,37 @@ describe('creating a workbench', () => {
   });
 });
 
+describe('a cohort with a version awaiting review', () => {
+  it('releases the published version, refuses the unreviewed one, and offers the newer one once published', async () => {
+    const id = await publishedCohort('Re-run awaiting review', WOMEN);
+    const rerun = await t.request({ method: 'POST', url: `/api/v1/cohorts/${id}/refresh/`, token: stella.token });
+    expect(rerun.json()).toMatchObject({ version: 2, published_version: 1 });
+    const response = await create(rita, { name: 'Published versions only', cohorts: [{ id }] });
+    expect(response.statusCode, response.body).toBe(201);
+    const workbench = response.json() as Workbench;
+    expect(workbench.cohorts).toEqual([expect.objectContaining({ id, version: 1, latest_version: 1 })]);
+    // Asking for the version awaiting review is refused; the released version stays.
+    const pinned = await call(rita, 'PUT', `/workbenches/${workbench.id}/`, {
+      name: workbench.name,
+      purpose: workbench.purpose,
+      version: workbench.version,
+      cohorts: [{ id, version: 2 }],
+      users: workbench.members.map((m) => ({ id: m.id, role: m.role })),
+    });
+    expect(pinned.statusCode, pinned.body).toBe(418);
+    expect((pinned.json() as WorkbenchSubmittedWithErrors).refused).toEqual([
+      { kind: 'cohort', id, reason: 'version 2 of cohort "Re-run awaiting review" is not its published version (1)' },
+    ]);
+    expect((pinned.json() as WorkbenchSubmittedWithErrors).workbench.cohorts).toEqual([expect.objectContaining({ id, version: 1 })]);
+    // Once a steward publishes version 2, it is the one offered.
+    expect((await t.request({ method: 'PATCH', url: `/api/v1/cohorts/${id}/`, token: stella.token, payload: { published_version: 2 } })).statusCode).toBe(200);
+    const after = (await call(rita, 'GET', `/workbenches/${workbench.id}/`)).json() as Workbench;
+    expect(after.cohorts).toEqual([expect.objectContaining({ id, version: 1, latest_version: 2 })]);
+    await waitReady(rita, workbench.id);
+    await call(rita, 'DELETE', `/workbenches/${workbench.id}/`);
+  });
+});
+
 describe('who sees what', () => {
   let id: string;
   beforeAll(async () => {

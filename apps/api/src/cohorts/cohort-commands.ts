@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { cohortTransition, isOwnerOrAdmin, type CohortDetail, type CohortStatus, type CohortUpdate, type QueryGroup, type QueryResult } from '@hdp/contract';
+import { cohortTransition, isOwnerOrAdmin, type CohortDetail, type CohortTransition, type CohortStatus, type CohortUpdate, type QueryGroup, type QueryResult } from '@hdp/contract';
 import type { AppServices } from '../app-services';
 import type { DbOrTx } from '../db/database';
+import type { StoredCohortDefinition } from '../db/schema';
 import { appendAuditEntry, recordAuditEvent, type AuditContext } from '../audit/audit-trail';
-import { ApiError, conflict, forbidden, notFound } from '../http/api-error';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/api-error';
 import { failureReason } from '../queries/query-commands';
 import { enforceQueryLimits } from '../queries/query-limits';
 import { queryExecutionRepository, queryRepository } from '../queries/query-repository';
@@ -11,9 +12,10 @@ import type { UserRow } from '../users/user-repository';
 import { aggregateResult, WarehouseEmptyError, type ReleasedCount } from '../warehouse/cohort-results';
 import { compileSnapshotAggregate, dropSnapshot, takeSnapshot } from '../warehouse/cohort-snapshots';
 import { WarehouseTimeoutError, type WarehouseState } from '../warehouse/warehouse-engine';
-import { presentCohortDetail } from './cohort-presenter';
-import { cohortRepository, type CohortView } from './cohort-repository';
-import { canSeeCohort, isCohortSteward, whyCannotChangeCohort } from './cohort-rules';
+import { definitionToKeep, presentDefinition } from './cohort-definition';
+import { presentCohortDetail, shownVersion } from './cohort-presenter';
+import { cohortRepository, type CohortRow, type CohortView } from './cohort-repository';
+import { canSeeCohort, isCohortSteward, reviewsCohort, whyCannotChangeCohort } from './cohort-rules';
 
 export const COHORT_NOT_FOUND = 'Cohort does not exist.';
 const EXECUTION_NOT_FOUND = 'executionId: no execution of a saved query of yours has this id.';
@@ -45,13 +47,24 @@ export async function loadVisibleCohort(services: AppServices, actor: UserRow, c
   throw notFound(COHORT_NOT_FOUND);
 }
 
-/** The cohort with its history and the demographics of its current version, as the API answers it. */
-export async function cohortDetail(services: AppServices, cohortId: string): Promise<CohortDetail> {
-  const { db, config } = services;
+/**
+ * The cohort with its history and the demographics of its current version, as `actor` may see it:
+ * its author and data stewards get every version with its criteria; anyone else the versions up
+ * to the published one, without criteria (a newer version awaits review).
+ */
+export async function cohortDetail(services: AppServices, cohortId: string, actor: UserRow): Promise<CohortDetail> {
+  const { db, config, warehouse } = services;
   const cohort = await cohortRepository.findById(db, cohortId);
   if (!cohort) throw notFound(COHORT_NOT_FOUND);
-  const [versions, current] = await Promise.all([cohortRepository.versions(db, cohortId), cohortRepository.findVersion(db, cohortId, cohort.version)]);
-  return presentCohortDetail(cohort, versions, current!.result, config.suppressionThreshold);
+  const reviewer = reviewsCohort(actor, cohort);
+  const shown = shownVersion(cohort, reviewer);
+  const [versions, current] = await Promise.all([cohortRepository.versions(db, cohortId), cohortRepository.findVersion(db, cohortId, shown)]);
+  const visible = await Promise.all(
+    versions
+      .filter((v) => v.version <= shown)
+      .map(async (row) => ({ row, definition: reviewer ? await presentDefinition(warehouse, row.definition) : null })),
+  );
+  return presentCohortDetail(cohort, visible, current!.result, config.suppressionThreshold, reviewer);
 }
 
 interface Snapshot {
@@ -59,6 +72,7 @@ interface Snapshot {
   personCount: number;
   result: QueryResult;
   state: WarehouseState;
+  definition: StoredCohortDefinition;
 }
 
 /**
@@ -79,7 +93,7 @@ async function snapshot(services: AppServices, tree: QueryGroup, state: Warehous
       released,
     });
     // The cohort shows (and is published on) the same perturbed count as any other answer about these persons.
-    return { versionId, personCount: released.personCount, result, state };
+    return { versionId, personCount: released.personCount, result, state, definition: await definitionToKeep(warehouse, tree) };
   } catch (error) {
     await dropSnapshot(warehouse, versionId).catch(() => undefined);
     if (error instanceof ApiError) throw error;
@@ -141,6 +155,7 @@ export async function createCohort(
         dataset: state.source,
         datasetSchema: state.schema,
         result: taken.result,
+        definition: taken.definition,
         createdBy: actor.id,
       });
       await appendAuditEntry(tx, context, {
@@ -191,16 +206,22 @@ export async function refreshCohort(services: AppServices, actor: UserRow, cohor
         dataset: state.source,
         datasetSchema: state.schema,
         result: taken.result,
+        definition: taken.definition,
         createdBy: actor.id,
       });
+      // The published version (if any) stays what researchers see: the new one awaits a steward's review.
       await cohortRepository.update(tx, cohortId, { version, personCount: taken.personCount });
+      const awaiting = current.publishedVersion !== null ? `; version ${current.publishedVersion} stays published until a data steward reviews it` : '';
       await appendAuditEntry(tx, context, {
         eventType: 'COHORT_REFRESHED',
         outcome: 'SUCCESS',
-        message: `${actor.email} refreshed cohort "${current.name}" to version ${version} from query "${query.name}" (version ${query.version}): ${taken.result.person_count_display} persons`,
+        message: `${actor.email} re-ran cohort "${current.name}" as version ${version} from query "${query.name}" (version ${query.version}): ${taken.result.person_count_display} persons${awaiting}`,
         resourceType: 'cohort',
         resourceId: cohortId,
-        details: { version, query_id: query.id, query_version: query.version, person_count_shown: taken.result.person_count_display, dataset: state.source },
+        details: {
+          version, query_id: query.id, query_version: query.version, person_count_shown: taken.result.person_count_display, dataset: state.source,
+          published_version: current.publishedVersion,
+        },
       });
     }),
   );
@@ -208,14 +229,15 @@ export async function refreshCohort(services: AppServices, actor: UserRow, cohor
 
 /**
  * Applies a cohortUpdate. Name, description and tags: the author while it is a draft, or a
- * steward. A status change (publish, unpublish, archive, restore): a steward only, and a cohort
- * below the suppression threshold is never published.
+ * steward. A status change (publish, unpublish, archive, restore) and publishing a version: a
+ * steward only. Publishing names the version reviewed, which must be the newest; a version below
+ * the suppression threshold is never published.
  */
 export async function updateCohort(services: AppServices, actor: UserRow, cohortId: string, update: CohortUpdate, context: AuditContext): Promise<void> {
   const { db, config } = services;
   const cohort = await loadVisibleCohort(services, actor, cohortId, context);
   const statusChange = update.status !== undefined && update.status !== cohort.status ? update.status : undefined;
-  if (statusChange && !isCohortSteward(actor)) {
+  if ((statusChange || update.published_version !== undefined) && !isCohortSteward(actor)) {
     throw forbidden('Only a data steward or an administrator may publish, unpublish, archive or restore a cohort.');
   }
   const refusal = whyCannotChangeCohort(actor, cohort);
@@ -245,6 +267,29 @@ class PublicationRefused extends ApiError {
   }
 }
 
+/**
+ * The version a publication makes public, or null when the update publishes nothing: a draft
+ * becoming PUBLISHED, or `published_version` naming a newer version of a published cohort. The
+ * named version must be the newest (the one the steward's page showed): a re-run since makes it stale.
+ */
+function versionToPublish(current: CohortRow, update: CohortUpdate, transition: CohortTransition | undefined): number | null {
+  const named = update.published_version;
+  if (transition !== 'publish' && named === undefined) return null;
+  if (transition && transition !== 'publish') {
+    throw badRequest(`published_version: a version is published with status PUBLISHED, not while the cohort becomes ${update.status}.`);
+  }
+  if (!transition && current.status !== 'PUBLISHED') {
+    throw conflict(`A cohort that is ${current.status} is published with status PUBLISHED${current.status === 'ARCHIVED' ? ', after restoring it to DRAFT' : ''}.`);
+  }
+  const version = named ?? current.version;
+  if (version > current.version) throw conflict(`This cohort has no version ${version}; its newest is version ${current.version}.`);
+  if (version < current.version) {
+    throw conflict(`Version ${version} is no longer this cohort's newest: version ${current.version} was made since. Review version ${current.version} and publish it instead.`);
+  }
+  if (!transition && current.publishedVersion === version) throw conflict(`Version ${version} is already the published version.`);
+  return version;
+}
+
 async function applyUpdate(
   tx: DbOrTx,
   actor: UserRow,
@@ -260,27 +305,43 @@ async function applyUpdate(
   if (statusChange && !transition) {
     throw conflict(`A cohort that is ${current.status} cannot become ${statusChange}${current.status === 'ARCHIVED' ? '; restore it to DRAFT first' : ''}.`);
   }
-  if (transition === 'publish' && current.personCount < threshold) {
-    throw new PublicationRefused(`This cohort holds fewer persons than the suppression threshold (${threshold}), so publishing it could identify people.`);
+  const publishing = versionToPublish(current, update, transition);
+  if (publishing !== null && current.personCount < threshold) {
+    throw new PublicationRefused(
+      `Version ${publishing} of this cohort holds fewer persons than the suppression threshold (${threshold}), so publishing it could identify people.`,
+    );
   }
   const fields = { name: update.name, description: update.description, tags: update.tags };
   const changed = Object.entries(fields).filter(([, value]) => value !== undefined).map(([field]) => field);
   await cohortRepository.update(tx, cohortId, {
     ...Object.fromEntries(changed.map((field) => [field, fields[field as keyof typeof fields]])),
     ...(statusChange && { status: statusChange }),
-    ...(transition === 'publish' && { publishedAt: new Date(), publishedBy: actor.id }),
+    ...(publishing !== null && { publishedAt: new Date(), publishedBy: actor.id, publishedVersion: publishing }),
     // An archived cohort keeps the record of its publication; a draft again has none.
-    ...((transition === 'unpublish' || transition === 'restore') && { publishedAt: null, publishedBy: null }),
+    ...((transition === 'unpublish' || transition === 'restore') && { publishedAt: null, publishedBy: null, publishedVersion: null }),
   });
   const name = update.name ?? current.name;
+  const renamed = update.name !== undefined && update.name !== current.name;
+  const event = transition ? TRANSITION_EVENTS[transition] : publishing !== null ? 'COHORT_PUBLISHED' : 'COHORT_UPDATED';
+  let message: string;
+  if (publishing !== null && !transition) {
+    message = `${actor.email} published version ${publishing} of cohort "${name}" in place of version ${current.publishedVersion}`;
+  } else if (transition) {
+    message = `${actor.email} ${TRANSITION_PAST[transition]} cohort "${name}" (version ${current.version})`;
+  } else {
+    message = `${actor.email} updated cohort "${name}" (${changed.join(', ') || 'no change'})${renamed ? `, renamed from "${current.name}"` : ''}`;
+  }
   await appendAuditEntry(tx, context, {
-    eventType: transition ? TRANSITION_EVENTS[transition] : 'COHORT_UPDATED',
+    eventType: event,
     outcome: 'SUCCESS',
-    message: transition
-      ? `${actor.email} ${TRANSITION_PAST[transition]} cohort "${name}" (version ${current.version})`
-      : `${actor.email} updated cohort "${name}" (${changed.join(', ') || 'no change'})`,
+    message,
     resourceType: 'cohort',
     resourceId: cohortId,
-    details: { changed, ...(transition && { from: current.status, to: statusChange, version: current.version }) },
+    details: {
+      changed,
+      ...(renamed && { previous_name: current.name }),
+      ...(transition && { from: current.status, to: statusChange, version: current.version }),
+      ...(publishing !== null && { published_version: publishing, previous_published_version: current.publishedVersion }),
+    },
   });
 }

@@ -1,4 +1,4 @@
-import type { Cohort, CohortDetail, CohortVersion, QueryResult } from '@hdp/contract';
+import type { Cohort, CohortDefinition, CohortDetail, CohortVersion, QueryResult } from '@hdp/contract';
 import { belowThreshold } from '../warehouse/suppression';
 import type { CohortVersionView, CohortView } from './cohort-repository';
 
@@ -8,16 +8,27 @@ export function shownCount(count: number, threshold: number): { person_count: nu
   return { person_count: small ? null : count, person_count_display: small ? belowThreshold(threshold) : String(count) };
 }
 
+/**
+ * The version a viewer sees as the cohort's current one: its author and data stewards (`reviewer`)
+ * see the newest, which may await review; everyone else the published one.
+ */
+export function shownVersion(row: Pick<CohortView, 'version' | 'publishedVersion'>, reviewer: boolean): number {
+  return reviewer || row.publishedVersion === null ? row.version : row.publishedVersion;
+}
+
 /** The fields of a cohort that leave the server. */
-export function presentCohort(row: CohortView, threshold: number): Cohort {
+export function presentCohort(row: CohortView, threshold: number, reviewer: boolean): Cohort {
+  const version = shownVersion(row, reviewer);
+  const count = version === row.version || row.publishedPersonCount === null ? row.personCount : row.publishedPersonCount;
   return {
     id: row.id,
     name: row.name,
     description: row.description,
     tags: row.tags,
     status: row.status,
-    version: row.version,
-    ...shownCount(row.personCount, threshold),
+    version,
+    published_version: row.publishedVersion,
+    ...shownCount(count, threshold),
     source_query: row.sourceQuery && {
       id: row.sourceQuery.id,
       name: row.sourceQuery.name,
@@ -32,7 +43,7 @@ export function presentCohort(row: CohortView, threshold: number): Cohort {
   };
 }
 
-export function presentVersion(row: CohortVersionView, threshold: number): CohortVersion {
+export function presentVersion(row: CohortVersionView, threshold: number, definition: CohortDefinition | null): CohortVersion {
   return {
     version: row.version,
     origin: row.origin,
@@ -40,11 +51,18 @@ export function presentVersion(row: CohortVersionView, threshold: number): Cohor
     execution_id: row.executionId,
     ...shownCount(row.personCount, threshold),
     dataset: row.dataset,
+    definition,
     created_by: { id: row.createdBy, email: row.createdByEmail },
     created_at: row.createdAt.toISOString(),
   };
 }
 
-export function presentCohortDetail(row: CohortView, versions: CohortVersionView[], result: QueryResult, threshold: number): CohortDetail {
-  return { ...presentCohort(row, threshold), versions: versions.map((v) => presentVersion(v, threshold)), result };
+export function presentCohortDetail(
+  row: CohortView,
+  versions: { row: CohortVersionView; definition: CohortDefinition | null }[],
+  result: QueryResult,
+  threshold: number,
+  reviewer: boolean,
+): CohortDetail {
+  return { ...presentCohort(row, threshold, reviewer), versions: versions.map((v) => presentVersion(v.row, threshold, v.definition)), result };
 }

@@ -13,6 +13,8 @@ export interface CohortView extends CohortRow {
   authorEmail: string | null;
   publishedByEmail: string | null;
   sourceQuery: { id: string; name: string; version: number; ownerId: string } | null;
+  /** The persons of the published version (null while none is published). */
+  publishedPersonCount: number | null;
 }
 
 export type CohortVersionView = Omit<CohortVersionRow, 'result'> & { createdByEmail: string | null };
@@ -33,6 +35,7 @@ export interface CohortListFilter {
 }
 
 const publisher = alias(users, 'publisher');
+const publishedVersion = alias(cohortVersions, 'published_version');
 const ORDER_COLUMNS = { name: cohorts.name, created_at: cohorts.createdAt, updated_at: cohorts.updatedAt } as const;
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -49,10 +52,12 @@ function selectViews(db: DbOrTx) {
       queryName: queries.name,
       queryVersion: queries.version,
       queryOwnerId: queries.ownerId,
+      publishedPersonCount: publishedVersion.personCount,
     })
     .from(cohorts)
     .leftJoin(users, eq(users.id, cohorts.authorId))
     .leftJoin(publisher, eq(publisher.id, cohorts.publishedBy))
+    .leftJoin(publishedVersion, and(eq(publishedVersion.cohortId, cohorts.id), eq(publishedVersion.version, cohorts.publishedVersion)))
     .leftJoin(queries, eq(queries.id, cohorts.queryId));
 }
 
@@ -64,6 +69,7 @@ function toView(row: ViewRow): CohortView {
     ...cohort,
     authorEmail: row.authorEmail,
     publishedByEmail: row.publishedByEmail,
+    publishedPersonCount: row.publishedPersonCount,
     sourceQuery:
       cohort.queryId && row.queryName !== null
         ? { id: cohort.queryId, name: row.queryName, version: row.queryVersion!, ownerId: row.queryOwnerId! }
@@ -92,7 +98,7 @@ export const cohortRepository = {
     return row!;
   },
 
-  async update(db: DbOrTx, id: string, changes: Partial<Pick<CohortRow, 'name' | 'description' | 'tags' | 'status' | 'version' | 'personCount' | 'publishedAt' | 'publishedBy'>>): Promise<void> {
+  async update(db: DbOrTx, id: string, changes: Partial<Pick<CohortRow, 'name' | 'description' | 'tags' | 'status' | 'version' | 'personCount' | 'publishedAt' | 'publishedBy' | 'publishedVersion'>>): Promise<void> {
     await db.update(cohorts).set({ ...changes, updatedAt: new Date() }).where(eq(cohorts.id, id));
   },
 
@@ -137,9 +143,13 @@ export const cohortRepository = {
     const where = and(...conditions);
     const descending = filter.orderBy.startsWith('-');
     const key = filter.orderBy.replace(/^-/, '');
+    // Researchers see (and sort by) the published version of other people's cohorts, never a newer one awaiting review.
+    const shownCount = filter.visibility.all
+      ? sql`${cohorts.personCount}`
+      : sql`CASE WHEN ${cohorts.authorId} = ${filter.visibility.userId} OR ${publishedVersion.personCount} IS NULL THEN ${cohorts.personCount} ELSE ${publishedVersion.personCount} END`;
     const column =
       key === 'person_count'
-        ? sql`CASE WHEN ${cohorts.personCount} < ${filter.threshold} THEN 0 ELSE ${cohorts.personCount} END`
+        ? sql`CASE WHEN ${shownCount} < ${filter.threshold} THEN 0 ELSE ${shownCount} END`
         : (ORDER_COLUMNS[key as keyof typeof ORDER_COLUMNS] ?? cohorts.updatedAt);
     const [rows, total] = await Promise.all([
       selectViews(db)

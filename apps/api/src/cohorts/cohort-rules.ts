@@ -23,3 +23,12 @@ export function whyCannotChangeCohort(actor: IdentifiedActor, cohort: CohortFact
   if (cohort.status !== 'DRAFT') return `This cohort is ${cohort.status.toLowerCase()}: only a data steward may change it now.`;
   return null;
 }
+
+/**
+ * Whether the actor reviews the cohort's versions: its author and data stewards see the newest
+ * version (which may await a steward's review) and the criteria of each; everyone else sees the
+ * published version only.
+ */
+export function reviewsCohort(actor: IdentifiedActor, cohort: CohortFacts): boolean {
+  return cohort.authorId === actor.id || isCohortSteward(actor);
+}

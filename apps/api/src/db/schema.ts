@@ -238,6 +238,11 @@ export const cohorts = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
     publishedBy: uuid('published_by').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * The version a data steward reviewed and published: what researchers see. A newer version
+     * (a re-run) waits for review; null while the cohort was never published (or went back to draft).
+     */
+    publishedVersion: integer('published_version'),
   },
   (t) => [
     index('cohorts_status_idx').on(t.status, t.updatedAt),
@@ -245,6 +250,12 @@ export const cohorts = pgTable(
     index('cohorts_tags_idx').using('gin', t.tags),
   ],
 );
+
+/** A cohort version's criteria as kept: the tree and the concept names it was read with. */
+export interface StoredCohortDefinition {
+  query: QueryGroup;
+  concept_names: Record<string, string>;
+}
 
 /** Every snapshot of a cohort: version 1 when made, one more per refresh. Never updated. */
 export const cohortVersions = pgTable(
@@ -265,6 +276,11 @@ export const cohortVersions = pgTable(
     datasetSchema: text('dataset_schema').notNull(),
     /** The suppressed demographics of the snapshot, as shown. */
     result: jsonb('result').$type<QueryResult>().notNull(),
+    /**
+     * The criteria the persons were selected by (the query tree of that run) and the names of the
+     * concepts it names, as the dataset called them then; null when an upgrade could not recover it.
+     */
+    definition: jsonb('definition').$type<StoredCohortDefinition>(),
     createdBy: uuid('created_by')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),

@@ -175,10 +175,15 @@ async function applyData(
       if (existing) keepCohorts.add(pick.id);
       continue;
     }
-    const versionNumber = pick.version ?? cohort.version;
-    const version = await cohortRepository.findVersion(tx, cohort.id, versionNumber);
+    // Only the version a data steward reviewed and published is released; a newer one awaits review.
+    const versionNumber = pick.version ?? cohort.publishedVersion ?? cohort.version;
+    const version = versionNumber === (cohort.publishedVersion ?? cohort.version) ? await cohortRepository.findVersion(tx, cohort.id, versionNumber) : undefined;
     if (!version) {
-      refused.push({ kind: 'cohort', id: pick.id, reason: `cohort "${cohort.name}" has no version ${versionNumber}` });
+      refused.push({
+        kind: 'cohort',
+        id: pick.id,
+        reason: `version ${versionNumber} of cohort "${cohort.name}" is not its published version (${cohort.publishedVersion ?? cohort.version})`,
+      });
       if (existing) keepCohorts.add(pick.id);
       continue;
     }

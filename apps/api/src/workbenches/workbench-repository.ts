@@ -188,7 +188,7 @@ export const workbenchRepository = {
 
   async releases(db: DbOrTx, workbenchId: string): Promise<ReleaseView[]> {
     const rows = await db
-      .select({ release: workbenchCohorts, cohortName: cohorts.name, tags: cohorts.tags, latestVersion: cohorts.version, personCount: cohortVersions.personCount })
+      .select({ release: workbenchCohorts, cohortName: cohorts.name, tags: cohorts.tags, latestVersion: sql<number>`coalesce(${cohorts.publishedVersion}, ${cohorts.version})`, personCount: cohortVersions.personCount })
       .from(workbenchCohorts)
       .innerJoin(cohorts, eq(cohorts.id, workbenchCohorts.cohortId))
       .innerJoin(cohortVersions, eq(cohortVersions.id, workbenchCohorts.cohortVersionId))

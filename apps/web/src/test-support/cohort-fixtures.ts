@@ -13,6 +13,7 @@ export function aCohort(overrides: Partial<Cohort> = {}): Cohort {
     tags: ['diabetes', 'women'],
     status: 'DRAFT',
     version: 1,
+    published_version: null,
     person_count: 273,
     person_count_display: '273',
     source_query: { id: '5b0e8a4e-8d0a-4f43-9d7c-1b2e3f4a5b6c', name: 'Diabetes query', version: 2, created_by: AUTHOR.id },
@@ -35,6 +36,13 @@ export function aVersion(overrides: Partial<CohortVersion> = {}): CohortVersion 
     person_count: 273,
     person_count_display: '273',
     dataset: 'generated',
+    definition: {
+      query: { combinator: 'and', rules: [{ field: 'person.gender_concept_id', operator: '=', value: 8532 }] },
+      summary: [
+        { depth: 0, text: 'All of these:' },
+        { depth: 1, text: 'Sex is Female' },
+      ],
+    },
     created_by: AUTHOR,
     created_at: '2026-11-20T10:00:00.000Z',
     ...overrides,

@@ -10,7 +10,7 @@ export {
   type CohortTransition,
 } from '../cohort-lifecycle';
 import { ListQuery, listOf, repeated, Timestamp } from './common';
-import { QueryResult } from './data-explorer';
+import { QueryGroup, QueryResult } from './data-explorer';
 
 export const CohortStatus = z.enum(COHORT_STATUSES);
 export type CohortStatus = z.infer<typeof CohortStatus>;
@@ -33,9 +33,17 @@ export const Cohort = z
     description: z.string(),
     tags: z.array(z.string()),
     status: CohortStatus,
-    /** The current version: 1 when created, one more at each refresh. */
+    /**
+     * The current version as the caller sees it: the newest for its author and data stewards (1 when
+     * created, one more at each re-run); the published one for everyone else.
+     */
     version: z.number().int(),
-    /** The persons in the current version, or null when below the suppression threshold. */
+    /**
+     * The version a data steward reviewed and published, which researchers see; null while never
+     * published. A newer `version` than this one awaits a steward's review.
+     */
+    published_version: z.number().int().nullable(),
+    /** The persons in the current version, or null when below the suppression threshold (it can then not be published). */
     person_count: z.number().int().nullable(),
     person_count_display: z.string(),
     source_query: CohortSourceQuery.nullable(),
@@ -47,6 +55,16 @@ export const Cohort = z
   })
   .meta({ id: 'Cohort' });
 export type Cohort = z.infer<typeof Cohort>;
+
+/** One line of a definition in plain language; `depth` nests a group's rules under its heading. */
+export const CriteriaLine = z.object({ depth: z.number().int().min(0), text: z.string() });
+export type CriteriaLine = z.infer<typeof CriteriaLine>;
+
+/** The criteria a version's persons were selected by: the query tree and the same in plain language. */
+export const CohortDefinition = z
+  .object({ query: QueryGroup, summary: z.array(CriteriaLine) })
+  .meta({ id: 'CohortDefinition' });
+export type CohortDefinition = z.infer<typeof CohortDefinition>;
 
 /** One snapshot of a cohort's persons. */
 export const CohortVersion = z
@@ -60,6 +78,11 @@ export const CohortVersion = z
     person_count_display: z.string(),
     /** The dataset the persons were taken from (its source, as loaded into the warehouse). */
     dataset: z.string(),
+    /**
+     * The criteria of this version (as the run that made it used them), for its author and data
+     * stewards; null for anyone else, or when it was not recorded (versions made before it was kept).
+     */
+    definition: CohortDefinition.nullable(),
     created_by: Person,
     created_at: Timestamp,
   })
@@ -87,8 +110,14 @@ export const CohortUpdate = z
     tags: Tags.optional(),
     /** A new status: only a DATA_STEWARD or ADMIN may change it. */
     status: CohortStatus.optional(),
+    /**
+     * The version a DATA_STEWARD or ADMIN reviewed and publishes (with `status: PUBLISHED` for a
+     * draft, or alone for a newer version of a published cohort). It must be the newest version:
+     * 409 otherwise. Publishing a draft without it publishes its newest version.
+     */
+    published_version: z.number().int().min(1).optional(),
   })
-  .refine((update) => Object.values(update).some((value) => value !== undefined), { message: 'give at least one of name, description, tags or status' })
+  .refine((update) => Object.values(update).some((value) => value !== undefined), { message: 'give at least one of name, description, tags, status or published_version' })
   .meta({ id: 'CohortUpdate' });
 export type CohortUpdate = z.infer<typeof CohortUpdate>;
 

@@ -79,7 +79,7 @@ export const WorkbenchCohort = z.object({
   id: z.uuid(),
   name: z.string(),
   tags: z.array(z.string()),
-  /** The pinned cohort version, and the cohort's newest version (a newer one is a deliberate update). */
+  /** The pinned cohort version, and the cohort's newest published version (a newer one is a deliberate update). */
   version: z.number().int(),
   latest_version: z.number().int(),
   person_count: z.number().int().nullable(),

@@ -3,7 +3,7 @@ import { currentUser, type RouteHandlers } from '../../http/route-types';
 import { cohortDetail, createCohort, loadVisibleCohort, refreshCohort, updateCohort } from '../../cohorts/cohort-commands';
 import { presentCohort } from '../../cohorts/cohort-presenter';
 import { cohortRepository, type CohortVisibility } from '../../cohorts/cohort-repository';
-import { isCohortSteward } from '../../cohorts/cohort-rules';
+import { isCohortSteward, reviewsCohort } from '../../cohorts/cohort-rules';
 
 export const cohortHandlers: RouteHandlers = {
   listCohorts: async (request) => {
@@ -24,30 +24,31 @@ export const cohortHandlers: RouteHandlers = {
       }),
       cohortRepository.tagsInUse(db, visibility),
     ]);
-    return { cohorts: rows.map((row) => presentCohort(row, config.suppressionThreshold)), ...total, total_tags: tags };
+    return { cohorts: rows.map((row) => presentCohort(row, config.suppressionThreshold, reviewsCohort(actor, row))), ...total, total_tags: tags };
   },
 
   createCohort: async (request, reply) => {
     const { services } = request.server;
     const id = await createCohort(services, currentUser(request), request.body, auditContextOf(request));
-    return reply.code(201).send(await cohortDetail(services, id));
+    return reply.code(201).send(await cohortDetail(services, id, currentUser(request)));
   },
 
   getCohort: async (request) => {
     const { services } = request.server;
-    const cohort = await loadVisibleCohort(services, currentUser(request), request.params.cohortId, auditContextOf(request));
-    return cohortDetail(services, cohort.id);
+    const actor = currentUser(request);
+    const cohort = await loadVisibleCohort(services, actor, request.params.cohortId, auditContextOf(request));
+    return cohortDetail(services, cohort.id, actor);
   },
 
   updateCohort: async (request) => {
     const { services } = request.server;
     await updateCohort(services, currentUser(request), request.params.cohortId, request.body, auditContextOf(request));
-    return cohortDetail(services, request.params.cohortId);
+    return cohortDetail(services, request.params.cohortId, currentUser(request));
   },
 
   refreshCohort: async (request) => {
     const { services } = request.server;
     await refreshCohort(services, currentUser(request), request.params.cohortId, auditContextOf(request));
-    return cohortDetail(services, request.params.cohortId);
+    return cohortDetail(services, request.params.cohortId, currentUser(request));
   },
 };

@@ -30,13 +30,22 @@ describe('the cohort actions', () => {
   it('let the author edit and refresh a draft, stewards any cohort, and nobody else', () => {
     const draft = aCohort({ status: 'DRAFT' });
     for (const who of [author, steward, admin]) expect(cohortAbilities(draft, who)).toMatchObject({ edit: true, refresh: true, refreshRefusal: null });
-    for (const who of [otherResearcher, auditor, null]) expect(cohortAbilities(draft, who)).toEqual({ edit: false, refresh: false, refreshRefusal: null, transitions: [] });
+    for (const who of [otherResearcher, auditor, null]) {
+      expect(cohortAbilities(draft, who)).toEqual({ edit: false, refresh: false, refreshRefusal: null, transitions: [], reviewVersion: null });
+    }
   });
 
   it('leave a published cohort to the stewards, even for its author', () => {
     const published = aCohort({ status: 'PUBLISHED' });
-    expect(cohortAbilities(published, author)).toEqual({ edit: false, refresh: false, refreshRefusal: null, transitions: [] });
-    expect(cohortAbilities(published, steward)).toEqual({ edit: true, refresh: true, refreshRefusal: null, transitions: ['unpublish', 'archive'] });
+    expect(cohortAbilities(published, author)).toEqual({ edit: false, refresh: false, refreshRefusal: null, transitions: [], reviewVersion: null });
+    expect(cohortAbilities(published, steward)).toEqual({ edit: true, refresh: true, refreshRefusal: null, transitions: ['unpublish', 'archive'], reviewVersion: null });
+  });
+
+  it('offer stewards a version awaiting review on a published cohort, and nobody else', () => {
+    const rerun = aCohort({ status: 'PUBLISHED', version: 3, published_version: 2 });
+    expect(cohortAbilities(rerun, steward).reviewVersion).toBe(3);
+    expect(cohortAbilities(rerun, author).reviewVersion).toBeNull();
+    expect(cohortAbilities(aCohort({ status: 'PUBLISHED', version: 2, published_version: 2 }), steward).reviewVersion).toBeNull();
   });
 
   it('give nothing to a disabled account', () => {

@@ -15,7 +15,7 @@ export const STATUS_FILTER_ORDER: readonly CohortStatus[] = ['PUBLISHED', 'DRAFT
 /** How a version came about. */
 export const ORIGIN_LABELS: Record<CohortVersion['origin'], string> = {
   EXECUTION: 'Created from a run',
-  REFRESH: 'Refreshed',
+  REFRESH: 'Re-run on current data',
 };
 
 /** The sort choices, as the list offers them. */
@@ -31,11 +31,14 @@ export const ORDER_LABELS: Record<CohortOrder, string> = {
 };
 
 /** What each status change is called, what it asks first and what it says when done. */
+/** The action that runs the source query again and keeps its persons as a new version. */
+export const RERUN_LABEL = 'Re-run on current data (new version)';
+
 export const TRANSITION_TEXT: Record<CohortTransition, { label: string; confirm: string; description: string; done: string; danger?: boolean }> = {
   publish: {
     label: 'Publish',
     confirm: 'Publish this cohort?',
-    description: 'Every researcher can then find it under Published.',
+    description: 'Every researcher can then find it under Published and release it to a workbench.',
     done: 'Cohort published',
   },
   unpublish: {

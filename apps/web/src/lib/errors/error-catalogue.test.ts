@@ -9,6 +9,8 @@ import {
   presentError,
   QUERY_NOT_EXECUTED,
   SOMETHING_WENT_WRONG,
+  UNREACHABLE_DESCRIPTION,
+  UNREACHABLE_TITLE,
   USER_CHANGE_REFUSED,
   WORKBENCH_EDITS_WITH_ERRORS,
   type ApiFailure,
@@ -179,6 +181,14 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
     failure: { endpoint: 'getLatestQueryExecution', status: 404, detail: QUERY_NOT_EXECUTED },
     expected: { type: 'error', message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
   },
+  // The API unreachable: every call, whatever its own row, reads the same (a refused update, a run, a list).
+  ...([
+    ['getMe', 'FETCH_ERROR'], ['listQueries', 502], ['updateCohort', 502], ['listUsers', 504], ['inviteUsers', 'FETCH_ERROR'], ['getCohort', 502],
+  ] as const).map(([endpoint, status]) => ({
+    name: `the API unreachable: ${endpoint} ${status}`,
+    failure: { endpoint, status, detail: 'The API is not reachable.' },
+    expected: { type: 'error' as const, message: UNREACHABLE_TITLE, description: UNREACHABLE_DESCRIPTION, refreshPrompt: false, unexpected: false },
+  })),
   {
     name: 'a tree the server refuses, shown on its rule in the builder',
     failure: { endpoint: 'updateQuery', status: 400, detail: 'query.rules[0] (person.age): value must be a number' },
@@ -190,11 +200,10 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
     expected: { type: 'error' as const, message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
   })),
   {
-    name: 'network failure',
-    failure: { endpoint: 'getMe', status: 'FETCH_ERROR' },
+    name: 'the API cannot serve now (503): the same title, the reason the server gives',
+    failure: { endpoint: 'listCohorts', status: 503, detail: 'The database is being upgraded; try again in a few minutes.' },
     expected: {
-      type: 'error', message: 'Unable to reach the server', description: 'Check your network connection and try again.',
-      refreshPrompt: false, unexpected: false,
+      type: 'error', message: UNREACHABLE_TITLE, description: 'The database is being upgraded; try again in a few minutes.', refreshPrompt: false, unexpected: false,
     },
   },
   {

@@ -45,12 +45,24 @@ export const QUERY_NOT_EXECUTED = 'Query has not been executed yet.';
 export const DOCUMENT_TRY_AGAIN = 'Please try again.';
 export const COHORT_TRY_AGAIN = 'Sorry, that did not work. Please try again.';
 export const SOMETHING_WENT_WRONG = 'Something went wrong';
+export const UNREACHABLE_TITLE = 'Unable to reach the server';
+export const UNREACHABLE_DESCRIPTION = 'Check your network connection and try again in a moment.';
+/** Failures that mean the API could not be reached: the network (or the browser offline), or the gateway in front of it. */
+export const UNREACHABLE_STATUSES = ['FETCH_ERROR', 502, 504] as const;
 
 /**
  * The error catalogue (spec §8) as data. The first row that matches a failure decides what the
  * user sees; the last row matches everything.
  */
 export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
+  // A run that fails, or the API gone while it runs, is shown beside the results it
+  // would have replaced (in the same words), so it comes before the one message for an unreachable API.
+  {
+    endpoints: ['executeAnonymousQuery', 'executeQuery', 'getQueryExecution'],
+    statuses: [400, 404, 409, 422, 429, 502, 503, 504, 'FETCH_ERROR', 'TIMEOUT_ERROR'], type: 'error',
+  },
+  // One failure, one message: the API unreachable reads the same on every page and for every call.
+  { endpoints: '*', statuses: UNREACHABLE_STATUSES, message: UNREACHABLE_TITLE, description: UNREACHABLE_DESCRIPTION, type: 'error' },
   { endpoints: USER_OPERATIONS, statuses: [404, 401], message: 'User does not exist', type: 'error' },
   { endpoints: ['listUsers'], statuses: [404, 401], message: 'No users found', type: 'error' },
   // A change the user's state (or the last-admin guard) does not allow: the API says why.
@@ -110,11 +122,6 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   // and says what to fix, so the path never reaches the screen as a toast.
   { endpoints: ['createQuery', 'updateQuery', 'executeAnonymousQuery'], statuses: [400], detailPrefix: 'query', type: 'error' },
   { endpoints: ['createQuery'], statuses: '*', message: 'Query Creation Error.', description: SERVER_DETAIL, type: 'error' },
-  // A run that fails, or the API gone while it runs, is shown beside the results it would have replaced.
-  {
-    endpoints: ['executeAnonymousQuery', 'executeQuery', 'getQueryExecution'],
-    statuses: [400, 404, 409, 422, 429, 502, 503, 504, 'FETCH_ERROR', 'TIMEOUT_ERROR'], type: 'error',
-  },
   {
     endpoints: ['uploadDocument'], statuses: [400, 413, 415, 422, 503], message: 'The document was not uploaded.',
     description: SERVER_DETAIL, fallbackDescription: DOCUMENT_TRY_AGAIN, type: 'error',
@@ -129,10 +136,8 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   },
   // A saved query that never ran is a state the workspace shows in place (spec §8: the description only).
   { endpoints: ['getLatestQueryExecution'], statuses: [404], detail: QUERY_NOT_EXECUTED, type: 'error' },
-  {
-    endpoints: '*', statuses: ['FETCH_ERROR'], message: 'Unable to reach the server',
-    description: 'Check your network connection and try again.', type: 'error',
-  },
+  // The API is up but cannot serve now (a call whose own row names 503 says more above).
+  { endpoints: '*', statuses: [503], message: UNREACHABLE_TITLE, description: SERVER_DETAIL, fallbackDescription: UNREACHABLE_DESCRIPTION, type: 'error' },
   {
     endpoints: '*', statuses: ['TIMEOUT_ERROR'], message: 'The server took too long to answer',
     description: 'Please try again in a moment.', type: 'error',

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { EditOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Flex, Popconfirm, Tooltip } from 'antd';
 import type { CohortDetail } from '@hdp/contract';
@@ -8,22 +8,56 @@ import { useRefreshCohortMutation } from '../api/refresh-cohort';
 import { useUpdateCohortMutation } from '../api/update-cohort';
 import type { CohortAbilities } from '../cohort-abilities';
 import type { CohortFormValues } from '../cohort-form';
-import { TRANSITION_TEXT } from '../labels';
+import { publishRefusal } from '../cohort-review';
+import { RERUN_LABEL, TRANSITION_TEXT } from '../labels';
 import { CohortFormDialog } from './cohort-form-dialog';
+import { PublishChecklist } from './publish-checklist';
 
 const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 
+/** A disabled button with its reason as a tooltip and as the button's accessible description. */
+function Refused({ id, reason, icon, label }: { id: string; reason: string; icon?: ReactNode; label: string }) {
+  return (
+    <>
+      <Tooltip title={reason}>
+        <Button icon={icon} disabled aria-describedby={id}>
+          {label}
+        </Button>
+      </Tooltip>
+      <span id={id} style={VISUALLY_HIDDEN}>
+        {reason}
+      </span>
+    </>
+  );
+}
+
 /**
- * The actions the viewer may take on a cohort: edit its name, description and tags; refresh it
- * (a new version from the source query); and, for data stewards and administrators, the status
- * changes COHORT_TRANSITIONS allows from its state. Each change asks for confirmation first;
- * refusals are told by the error catalogue ('Cohort Publication Error.' with the API's reason).
+ * The actions the viewer may take on a cohort: edit its name, description and tags; re-run it
+ * (a new version from the source query, which awaits review when the cohort is published); and,
+ * for data stewards and administrators, publishing a version after its checklist and the other
+ * status changes COHORT_TRANSITIONS allows. Publish is disabled with the reason when the version
+ * is below the suppression threshold. Refusals are told by the error catalogue.
  */
 export function CohortActions({ cohort, abilities }: { cohort: CohortDetail; abilities: CohortAbilities }) {
   const [updateCohort, updating] = useUpdateCohortMutation();
   const [refreshCohort, refreshing] = useRefreshCohortMutation();
   const [pending, setPending] = useState<CohortTransition | null>(null);
   const [editing, setEditing] = useState(false);
+  const [checking, setChecking] = useState(false);
+  const refusal = publishRefusal(cohort, cohort.result.suppression_threshold);
+
+  const publish = async (version: number) => {
+    setPending('publish');
+    try {
+      await updateCohort({ cohortId: cohort.id, ...(cohort.status === 'PUBLISHED' ? {} : { status: 'PUBLISHED' as const }), published_version: version }).unwrap();
+      setChecking(false);
+      showToast({ type: 'success', title: TRANSITION_TEXT.publish.done, description: `${cohort.name}, version ${version}` });
+    } catch {
+      // The error catalogue has told the user (a stale version names the newer one).
+    } finally {
+      setPending(null);
+    }
+  };
 
   const changeStatus = async (transition: CohortTransition) => {
     setPending(transition);
@@ -40,7 +74,8 @@ export function CohortActions({ cohort, abilities }: { cohort: CohortDetail; abi
   const refresh = async () => {
     try {
       const refreshed = await refreshCohort(cohort.id).unwrap();
-      showToast({ type: 'success', title: 'Cohort refreshed', description: `Version ${refreshed.version}: ${refreshed.person_count_display} persons.` });
+      const review = refreshed.published_version !== null && refreshed.published_version < refreshed.version ? ` It awaits a data steward's review; researchers keep version ${refreshed.published_version}.` : '';
+      showToast({ type: 'success', title: 'New version made', description: `Version ${refreshed.version}: ${refreshed.person_count_display} persons.${review}` });
     } catch {
       // The error catalogue has told the user.
     }
@@ -57,6 +92,14 @@ export function CohortActions({ cohort, abilities }: { cohort: CohortDetail; abi
   };
 
   if (!abilities.edit && !abilities.refresh && abilities.transitions.length === 0) return null;
+  const publishButton = (label: string) =>
+    refusal ? (
+      <Refused key="publish" id="cohort-publish-refusal" reason={refusal} label={label} />
+    ) : (
+      <Button key="publish" type="primary" onClick={() => setChecking(true)} loading={pending === 'publish' && updating.isLoading}>
+        {label}
+      </Button>
+    );
   return (
     <>
       <Flex wrap gap={8}>
@@ -67,30 +110,28 @@ export function CohortActions({ cohort, abilities }: { cohort: CohortDetail; abi
         ) : null}
         {abilities.refresh ? (
           abilities.refreshRefusal ? (
-            <>
-              <Tooltip title={abilities.refreshRefusal}>
-                <Button icon={<ReloadOutlined aria-hidden />} disabled aria-describedby="cohort-refresh-refusal">
-                  Refresh
-                </Button>
-              </Tooltip>
-              <span id="cohort-refresh-refusal" style={VISUALLY_HIDDEN}>
-                {abilities.refreshRefusal}
-              </span>
-            </>
+            <Refused id="cohort-refresh-refusal" reason={abilities.refreshRefusal} icon={<ReloadOutlined aria-hidden />} label={RERUN_LABEL} />
           ) : (
             <Popconfirm
-              title="Refresh this cohort?"
-              description={`Its source query runs again on the current data; the persons become version ${cohort.version + 1}.`}
-              okText="Refresh"
+              title="Re-run the source query on the current data?"
+              description={
+                cohort.status === 'PUBLISHED'
+                  ? `Its persons become version ${cohort.version + 1}, which awaits a data steward's review; researchers keep the published version until then.`
+                  : `Its persons become version ${cohort.version + 1}; earlier versions are kept.`
+              }
+              okText="Re-run"
+              placement="bottomRight"
               onConfirm={refresh}
             >
               <Button icon={<ReloadOutlined aria-hidden />} loading={refreshing.isLoading}>
-                Refresh
+                {RERUN_LABEL}
               </Button>
             </Popconfirm>
           )
         ) : null}
+        {abilities.reviewVersion !== null ? publishButton(`Publish version ${abilities.reviewVersion}`) : null}
         {abilities.transitions.map((transition) => {
+          if (transition === 'publish') return publishButton(TRANSITION_TEXT.publish.label);
           const text = TRANSITION_TEXT[transition];
           return (
             <Popconfirm
@@ -99,15 +140,19 @@ export function CohortActions({ cohort, abilities }: { cohort: CohortDetail; abi
               description={text.description}
               okText={text.label}
               okButtonProps={{ danger: text.danger }}
+              placement="bottomRight"
               onConfirm={() => changeStatus(transition)}
             >
-              <Button type={transition === 'publish' ? 'primary' : 'default'} danger={text.danger} loading={pending === transition && updating.isLoading}>
+              <Button type="default" danger={text.danger} loading={pending === transition && updating.isLoading}>
                 {text.label}
               </Button>
             </Popconfirm>
           );
         })}
       </Flex>
+      {checking ? (
+        <PublishChecklist cohort={cohort} open busy={pending === 'publish'} onPublish={(version) => void publish(version)} onCancel={() => setChecking(false)} />
+      ) : null}
       <CohortFormDialog
         open={editing}
         title="Edit the cohort"

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { Card, Flex } from 'antd';
 import type { Cohort } from '@hdp/contract';
 import { formatDate } from '@/config/constants';
+import { versionAwaitingReview } from '../cohort-review';
 import { CohortStatusTag } from './cohort-status-tag';
 import { CohortTagList } from './cohort-tag-list';
 
@@ -20,6 +21,12 @@ function CohortCard({ cohort }: { cohort: Cohort }) {
         <span style={{ fontSize: 20, fontWeight: 600 }}>{cohort.person_count_display}</span> persons
         <span style={MUTED}> · version {cohort.version}</span>
       </p>
+      {cohort.person_count === null ? <p style={{ ...MUTED, margin: 0 }}>Below the suppression threshold: it cannot be published.</p> : null}
+      {versionAwaitingReview(cohort) !== null ? (
+        <p style={{ ...MUTED, margin: 0 }}>
+          Version {cohort.version} awaits a data steward&apos;s review (version {cohort.published_version} is published).
+        </p>
+      ) : null}
       {cohort.description ? (
         <p style={{ margin: 0, display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>{cohort.description}</p>
       ) : null}

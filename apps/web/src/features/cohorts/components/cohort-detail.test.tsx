@@ -23,12 +23,6 @@ function collectToasts() {
   return toasts;
 }
 
-async function confirm(action: string) {
-  await userEvent.click(await screen.findByRole('button', { name: action }));
-  const popup = await screen.findByRole('tooltip');
-  await userEvent.click(within(popup).getByRole('button', { name: action }));
-}
-
 afterEach(() => {
   setNotifier(null);
   vi.unstubAllGlobals();
@@ -45,34 +39,66 @@ describe('the cohort page', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('person-count')).toHaveTextContent('273');
     const history = within(screen.getByRole('region', { name: 'Version history' }));
     const rows = history.getAllByRole('row').slice(1);
-    expect(rows.map((row) => within(row).getAllByRole('cell').slice(0, 6).map((cell) => cell.textContent))).toEqual([
-      ['2', 'Refreshed', '3', '281', 'generated', STEWARD.email],
-      ['1', 'Created from a run', '2', '273', 'generated', AUTHOR.email],
+    expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([
+      ['2', 'Re-run on current data', '3', '281', 'generated', STEWARD.email, expect.any(String), 'Persons: 273 → 281.'],
+      ['1', 'Created from a run', '2', '273', 'generated', AUTHOR.email, expect.any(String), 'First version.'],
     ]);
+    // The definition of the version shown, in plain language, read-only.
+    expect(within(screen.getByRole('region', { name: 'Definition of version 2' })).getByRole('list', { name: 'Criteria' })).toHaveTextContent('All of these:Sex is Female');
   });
 
-  it('offers its author Edit and Refresh and a link to the source query, but no status change', async () => {
+  it('says when a re-run awaits review, what changed since the published version, and marks the published version', async () => {
+    fakeApi(({ path }) => (path === '/api/v1/users/me/' ? { body: me(STEWARD.id, ['DATA_STEWARD']) } : { status: 404, body: {} }));
+    const rerun = aCohortDetail({
+      status: 'PUBLISHED',
+      version: 2,
+      published_version: 1,
+      versions: [aVersion({ version: 2, origin: 'REFRESH', created_by: STEWARD }), aVersion()],
+    });
+    renderWithStore(<CohortDetail cohort={rerun} />);
+    const notice = screen.getByText(/awaits a data steward's review/).closest('[role="status"]')!;
+    expect(notice).toHaveTextContent("Version 2 awaits a data steward's review. Researchers see version 1 until it is published.");
+    expect(notice).toHaveTextContent('Nothing changed since version 1: same criteria, same dataset and the same number of persons.');
+    expect(await screen.findByRole('button', { name: 'Publish version 2' })).toBeEnabled();
+    const history = within(screen.getByRole('region', { name: 'Version history' }));
+    expect(history.getAllByRole('row')[2]).toHaveTextContent('1Published');
+  });
+
+  it('flags a cohort below the threshold and disables Publish with the reason', async () => {
+    fakeApi(({ path }) => (path === '/api/v1/users/me/' ? { body: me(STEWARD.id, ['DATA_STEWARD']) } : { status: 404, body: {} }));
+    renderWithStore(<CohortDetail cohort={aCohortDetail({ person_count: null, person_count_display: '< 20' })} />);
+    expect(screen.getByText('Below the suppression threshold')).toBeInTheDocument();
+    const publish = await screen.findByRole('button', { name: 'Publish' });
+    expect(publish).toBeDisabled();
+    expect(publish).toHaveAccessibleDescription(
+      'Version 1 holds fewer than 20 persons, the suppression threshold, so it cannot be published: publishing it could identify people.',
+    );
+  });
+
+  it('offers its author Edit and Re-run and a link to the source query, but no status change', async () => {
     fakeApi(({ path }) => (path === '/api/v1/users/me/' ? { body: me(AUTHOR.id, ['RESEARCHER']) } : { status: 404, body: { detail: 'Not found' } }));
     renderWithStore(<CohortDetail cohort={cohort} />);
     expect(await screen.findByRole('button', { name: 'Edit' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Re-run on current data (new version)' })).toBeEnabled();
     expect(screen.queryByRole('button', { name: 'Publish' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Open Diabetes query in the Data Explorer' })).toHaveAttribute('href', `/data-explorer?queryId=${cohort.source_query!.id}`);
   });
 
   it('shows another researcher the source query by name only, and no actions', async () => {
     fakeApi(({ path }) => (path === '/api/v1/users/me/' ? { body: me('1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9', ['RESEARCHER']) } : { status: 404, body: {} }));
-    const { store } = renderWithStore(<CohortDetail cohort={aCohortDetail({ status: 'PUBLISHED' })} />);
+    // Criteria are for the author and the stewards: the API sends none to others, and none is shown.
+    const { store } = renderWithStore(<CohortDetail cohort={aCohortDetail({ status: 'PUBLISHED', versions: [aVersion({ definition: null })] })} />);
     await waitFor(() => expect(store.getState().api.queries['getMe(undefined)']?.status).toBe('fulfilled'));
     expect(screen.getByText('Diabetes query (version 2)')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Data Explorer/ })).toBeNull();
     expect(screen.queryAllByRole('button')).toEqual([]);
+    expect(screen.queryByRole('region', { name: /Definition/ })).toBeNull();
   });
 
-  it('lets a data steward publish a draft once confirmed', async () => {
+  it('lets a data steward publish a draft after the checklist, naming the version reviewed', async () => {
     const calls = fakeApi(({ method, path }) => {
       if (path === '/api/v1/users/me/') return { body: me(STEWARD.id, ['DATA_STEWARD']) };
-      if (method === 'PATCH' && path === COHORT_PATH) return { body: { ...cohort, status: 'PUBLISHED' } };
+      if (method === 'PATCH' && path === COHORT_PATH) return { body: { ...cohort, status: 'PUBLISHED', published_version: 2 } };
       return { status: 404, body: { detail: 'Not found' } };
     });
     const toasts = collectToasts();
@@ -81,15 +107,22 @@ describe('the cohort page', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Unpublish' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Restore' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Publish' }));
-    expect(await screen.findByText('Publish this cohort?')).toBeInTheDocument();
+    const dialog = await screen.findByRole('dialog', { name: `Publish version 2 of “${cohort.name}”?` });
+    const checklist = within(dialog).getByRole('list', { name: 'Publication checklist' });
+    expect(checklist).toHaveTextContent('Persons: 273, at or above the suppression threshold (20).');
+    expect(checklist).toHaveTextContent('Dataset: generated.');
+    expect(within(dialog).getByRole('list', { name: 'Criteria of version 2' })).toHaveTextContent('Sex is Female');
+    const ok = within(dialog).getByRole('button', { name: 'Publish version 2' });
+    expect(ok).toBeDisabled();
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'I have reviewed the criteria and the demographics of version 2.' }));
     expect(calls.filter((call) => call.method === 'PATCH')).toEqual([]);
-    await userEvent.click(within(screen.getByRole('tooltip')).getByRole('button', { name: 'Publish' }));
-    await waitFor(() => expect(calls.filter((call) => call.method === 'PATCH').map((call) => call.body)).toEqual([{ status: 'PUBLISHED' }]));
-    await waitFor(() => expect(toasts).toContainEqual({ type: 'success', title: 'Cohort published', description: cohort.name }));
+    await userEvent.click(ok);
+    await waitFor(() => expect(calls.filter((call) => call.method === 'PATCH').map((call) => call.body)).toEqual([{ status: 'PUBLISHED', published_version: 2 }]));
+    await waitFor(() => expect(toasts).toContainEqual({ type: 'success', title: 'Cohort published', description: `${cohort.name}, version 2` }));
   });
 
   it("shows 'Cohort Publication Error.' with the API's reason when publishing is refused", async () => {
-    const detail = 'A cohort of fewer than 20 persons cannot be published.';
+    const detail = "Version 2 is no longer this cohort's newest: version 3 was made since. Review version 3 and publish it instead.";
     fakeApi(({ method, path }) => {
       if (path === '/api/v1/users/me/') return { body: me(STEWARD.id, ['DATA_STEWARD']) };
       if (method === 'PATCH' && path === COHORT_PATH) return { status: 409, body: { detail } };
@@ -97,7 +130,10 @@ describe('the cohort page', { timeout: 20_000 }, () => {
     });
     const toasts = collectToasts();
     renderWithStore(<CohortDetail cohort={cohort} />);
-    await confirm('Publish');
+    await userEvent.click(await screen.findByRole('button', { name: 'Publish' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('checkbox'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Publish version 2' }));
     await waitFor(() => expect(toasts).toEqual([{ type: 'error', title: 'Cohort Publication Error.', description: detail, duration: 0 }]));
   });
 
@@ -107,9 +143,9 @@ describe('the cohort page', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('button', { name: 'Restore' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Publish' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Archive' })).toBeNull();
-    const refresh = screen.getByRole('button', { name: 'Refresh' });
+    const refresh = screen.getByRole('button', { name: 'Re-run on current data (new version)' });
     expect(refresh).toBeDisabled();
-    expect(refresh).toHaveAccessibleDescription('An archived cohort cannot be refreshed: restore it first.');
+    expect(refresh).toHaveAccessibleDescription('An archived cohort cannot be re-run: restore it first.');
   });
 
   it('saves a new name, description and tags from the edit dialog', async () => {

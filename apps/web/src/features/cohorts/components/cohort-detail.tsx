@@ -1,11 +1,13 @@
 import Link from 'next/link';
-import { Descriptions, Flex, type DescriptionsProps } from 'antd';
+import { Alert, Descriptions, Flex, type DescriptionsProps } from 'antd';
 import type { CohortDetail as Cohort } from '@hdp/contract';
 import { formatDate } from '@/config/constants';
 import { QueryResults } from '@/components/results/query-results';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { canOpenSourceQuery, cohortAbilities } from '../cohort-abilities';
+import { describeChanges, publishRefusal, versionAwaitingReview, versionOf } from '../cohort-review';
 import { CohortActions } from './cohort-actions';
+import { CohortDefinition } from './cohort-definition';
 import { CohortStatusTag } from './cohort-status-tag';
 import { CohortTagList } from './cohort-tag-list';
 import { CohortVersions } from './cohort-versions';
@@ -33,7 +35,14 @@ export default function CohortDetail({ cohort }: { cohort: Cohort }) {
   const abilities = cohortAbilities(cohort, me);
   const facts: DescriptionsProps['items'] = [
     { key: 'persons', label: 'Persons', children: cohort.person_count_display },
-    { key: 'version', label: 'Version', children: cohort.version },
+    {
+      key: 'version',
+      label: 'Version',
+      children:
+        cohort.published_version !== null && cohort.published_version !== cohort.version
+          ? `${cohort.version} (published: ${cohort.published_version})`
+          : cohort.version,
+    },
     { key: 'source', label: 'Source query', children: <SourceQuery cohort={cohort} linked={canOpenSourceQuery(cohort.source_query, me)} /> },
     { key: 'author', label: 'Author', children: cohort.author.email ?? '–' },
     { key: 'created', label: 'Created', children: formatDate(cohort.created_at) },
@@ -43,8 +52,31 @@ export default function CohortDetail({ cohort }: { cohort: Cohort }) {
       : []),
   ];
 
+  const awaiting = versionAwaitingReview(cohort);
+  const shown = versionOf(cohort, cohort.version);
+  const previous = versionOf(cohort, awaiting !== null ? cohort.published_version : cohort.version - 1);
+  const refusal = publishRefusal(cohort, cohort.result.suppression_threshold);
   return (
     <>
+      {awaiting !== null && shown ? (
+        <Alert
+          type="info"
+          showIcon
+          role="status"
+          style={{ marginBottom: 16 }}
+          title={`Version ${awaiting} awaits a data steward's review. Researchers see version ${cohort.published_version} until it is published.`}
+          description={describeChanges(shown, previous)}
+        />
+      ) : null}
+      {refusal && cohort.status !== 'ARCHIVED' ? (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title="Below the suppression threshold"
+          description={`${refusal} It can be kept and re-run on newer data.`}
+        />
+      ) : null}
       <section aria-labelledby="cohort-heading" style={PANEL}>
         <Flex justify="space-between" align="start" wrap gap={12} style={{ marginBottom: 12 }}>
           <Flex align="center" gap={12} wrap>
@@ -66,6 +98,16 @@ export default function CohortDetail({ cohort }: { cohort: Cohort }) {
         <Descriptions size="small" bordered column={{ xs: 1, sm: 2, lg: 3 }} items={facts} />
       </section>
 
+      {shown?.definition ? (
+        <section aria-labelledby="cohort-definition-heading" style={PANEL}>
+          <h2 id="cohort-definition-heading" style={H2}>
+            Definition of version {cohort.version}
+          </h2>
+          <p style={{ margin: '0 0 8px', color: '#5b6470' }}>The criteria its persons were selected by, as the run that made it used them.</p>
+          <CohortDefinition summary={shown.definition.summary} label="Criteria" />
+        </section>
+      ) : null}
+
       <section aria-labelledby="cohort-demographics-heading" style={PANEL}>
         <h2 id="cohort-demographics-heading" style={H2}>
           Demographics of version {cohort.version}
@@ -77,7 +119,7 @@ export default function CohortDetail({ cohort }: { cohort: Cohort }) {
         <h2 id="cohort-history-heading" style={H2}>
           Version history
         </h2>
-        <CohortVersions versions={cohort.versions} />
+        <CohortVersions versions={cohort.versions} publishedVersion={cohort.published_version} />
       </section>
     </>
   );

@@ -4,6 +4,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { Empty } from 'antd';
 import { useGetCohortQuery } from '../api/get-cohort';
+import { LoadFailure } from '@/components/load-failure';
 import { LoadingStatus } from '@/components/loading-status';
 
 const loading = () => <LoadingStatus label="Loading the cohort" padding={48} />;
@@ -22,7 +23,7 @@ function isNotFound(error: unknown): boolean {
 
 /** One cohort, or why it cannot be shown. */
 export function CohortPage({ cohortId }: { cohortId: string }) {
-  const { data, error, isError } = useGetCohortQuery(cohortId || skipToken);
+  const { data, error, isError, isFetching, refetch } = useGetCohortQuery(cohortId || skipToken);
   let body;
   if (data) {
     body = <CohortDetail cohort={data} />;
@@ -40,7 +41,7 @@ export function CohortPage({ cohortId }: { cohortId: string }) {
       <>
         <h1 style={H1}>Cohort</h1>
         <section style={PANEL}>
-          <Empty description={<span style={{ color: '#595959' }}>The cohort could not be loaded. Please try again.</span>} />
+          <LoadFailure title="The cohort could not be loaded." error={error} onRetry={() => void refetch()} retrying={isFetching} />
         </section>
       </>
     );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Flex, Input, Table } from 'antd';
 import type { SavedQuery } from '@hdp/contract';
 import { formatDate, PAGE_SIZES } from '@/config/constants';
+import { tableLocale } from '@/components/table-states';
 import { useAppDispatch } from '@/app/hooks';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { useListQueriesQuery, type QueryOrder } from '../api/queries';
@@ -22,7 +23,7 @@ export function SavedQueries({ onOpen }: { onOpen?: (query: SavedQuery) => void 
   const [page, setPage] = useState(1);
   const [orderBy, setOrderBy] = useState<QueryOrder>('-updated_at');
   const limit = PAGE_SIZES.queries;
-  const { data, isFetching } = useListQueriesQuery({
+  const { data, isFetching, isLoading, isError, error, refetch } = useListQueriesQuery({
     skip: (page - 1) * limit,
     limit,
     name_search: nameSearch || undefined,
@@ -65,14 +66,21 @@ export function SavedQueries({ onOpen }: { onOpen?: (query: SavedQuery) => void 
         rowKey="id"
         size="small"
         loading={isFetching}
-        dataSource={data?.queries ?? []}
-        pagination={{ current: page, pageSize: limit, total: data?.total ?? 0, showSizeChanger: false, onChange: setPage }}
+        dataSource={isError ? [] : (data?.queries ?? [])}
+        pagination={{ current: page, pageSize: limit, total: isError ? 0 : (data?.total ?? 0), showSizeChanger: false, onChange: setPage }}
         onChange={(_pagination, _filters, sorter) => {
           const s = Array.isArray(sorter) ? sorter[0] : sorter;
           const field = ORDER_FIELDS[String(s?.field) as keyof typeof ORDER_FIELDS];
           setOrderBy(field && s?.order ? ((s.order === 'descend' ? `-${field}` : field) as QueryOrder) : '-updated_at');
         }}
-        locale={{ emptyText: <span style={{ color: '#595959' }}>{nameSearch || emailSearch ? 'No saved query matches this search.' : 'No saved queries yet.'}</span> }}
+        locale={tableLocale({
+          loading: isLoading,
+          error: isError ? error : undefined,
+          failureTitle: 'The saved queries could not be loaded.',
+          onRetry: () => void refetch(),
+          retrying: isFetching,
+          empty: <span style={{ color: '#595959' }}>{nameSearch || emailSearch ? 'No saved query matches this search.' : 'No saved queries yet.'}</span>,
+        })}
         columns={[
           {
             title: 'Name',

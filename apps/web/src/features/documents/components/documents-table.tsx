@@ -4,6 +4,7 @@ import { Button, Popconfirm, Space, Table, type TableProps } from 'antd';
 import type { Document } from '@hdp/contract';
 import { DEFAULT_OFFSET, formatDate, PAGE_SIZES } from '@/config/constants';
 import { useDeleteDocumentMutation } from '../api/delete-document';
+import { tableLocale } from '@/components/table-states';
 import { useListDocumentsQuery, type DocumentOrder } from '../api/list-documents';
 import { formatBytes, formatSize } from '@/lib/files/document-size';
 import { useDocumentDownload } from '../hooks/use-document-download';
@@ -26,7 +27,7 @@ export function DocumentsTable({ canDelete }: { canDelete: boolean }) {
   const [page, setPage] = useState(1);
   const [orderBy, setOrderBy] = useState<DocumentOrder>('-created_at');
   const pageSize = PAGE_SIZES.documents;
-  const { data, isFetching } = useListDocumentsQuery({ skip: DEFAULT_OFFSET + (page - 1) * pageSize, limit: pageSize, order_by: orderBy });
+  const { data, isFetching, isLoading, isError, error, refetch } = useListDocumentsQuery({ skip: DEFAULT_OFFSET + (page - 1) * pageSize, limit: pageSize, order_by: orderBy });
   const [deleteDocument] = useDeleteDocumentMutation();
   const { download, pending } = useDocumentDownload();
 
@@ -87,10 +88,17 @@ export function DocumentsTable({ canDelete }: { canDelete: boolean }) {
       size="middle"
       columns={labelledColumns(columns)}
       className={CARD_TABLE_CLASS}
-      dataSource={data?.documents ?? []}
+      dataSource={isError ? [] : (data?.documents ?? [])}
       loading={isFetching}
-      locale={{ emptyText: <span style={{ color: '#595959' }}>No documents yet.</span> }}
-      pagination={{ current: page, pageSize, total: data?.total ?? 0, showSizeChanger: false, hideOnSinglePage: true }}
+      locale={tableLocale({
+        loading: isLoading,
+        error: isError ? error : undefined,
+        failureTitle: 'The documents could not be loaded.',
+        onRetry: () => void refetch(),
+        retrying: isFetching,
+        empty: <span style={{ color: '#595959' }}>No documents yet.</span>,
+      })}
+      pagination={{ current: page, pageSize, total: isError ? 0 : (data?.total ?? 0), showSizeChanger: false, hideOnSinglePage: true }}
       onChange={(pagination, _filters, sorter) => {
         const single = Array.isArray(sorter) ? sorter[0] : sorter;
         const key = single?.order ? String(single.columnKey) : null;

@@ -9,6 +9,7 @@ import { selectIdToken } from '@/lib/auth/auth-slice';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { AppHeader } from './app-header';
 import { SideBar } from './side-bar';
+import { LoadFailure } from '@/components/load-failure';
 import { LoadingStatus } from '@/components/loading-status';
 
 const PageResult = dynamic(() => import('@/components/page-result'));
@@ -24,7 +25,7 @@ export function AppShell({ permission, children }: { permission?: Permission; ch
   const { pathname, asPath } = useRouter();
   const { data: session } = useSession();
   const idToken = useAppSelector(selectIdToken);
-  const { data: me, isLoading, isError } = useGetMeQuery(undefined, { skip: !idToken });
+  const { data: me, isLoading, isError, error, isFetching, refetch } = useGetMeQuery(undefined, { skip: !idToken });
   const [menuOpen, setMenuOpen] = useState(false);
   // The drawer's code loads the first time the menu is opened, and stays for its closing animation.
   const [menuUsed, setMenuUsed] = useState(false);
@@ -34,7 +35,8 @@ export function AppShell({ permission, children }: { permission?: Permission; ch
 
   let content: ReactNode;
   if (!me && (isLoading || !idToken)) content = loading('Loading your account');
-  else if (!me && isError) content = <PageResult status="error" title="Your account could not be loaded" subTitle="Please try again in a moment." />;
+  // The server could not be read (not a problem with the account): say why, and offer Retry.
+  else if (!me && isError) content = <LoadFailure title="Your details could not be loaded." error={error} onRetry={() => void refetch()} retrying={isFetching} />;
   else if (permission && !can(me ?? null, permission))
     content = <PageResult status="403" title="Not available to you" subTitle="Your roles do not allow you to open this page." home />;
   else content = children;

@@ -18,6 +18,8 @@ interface UsersTableProps {
   onPage: (page: number) => void;
   onSort: (orderBy: UserListState['orderBy']) => void;
   onOpen: (user: User) => void;
+  /** What the table says when it has no rows: loading, failed (with Retry) or empty. */
+  locale?: TableProps<User>['locale'];
 }
 
 function sortOrderOf(state: UserListState, column: SortColumn): 'ascend' | 'descend' | null {
@@ -27,7 +29,7 @@ function sortOrderOf(state: UserListState, column: SortColumn): 'ascend' | 'desc
 }
 
 /** The users table: server-side paging and sorting, status tags and the row actions the state allows. */
-export function UsersTable({ users, total, totalCapped, loading, state, onPage, onSort, onOpen }: UsersTableProps) {
+export function UsersTable({ users, total, totalCapped, loading, state, onPage, onSort, onOpen, locale }: UsersTableProps) {
   const columns: TableProps<User>['columns'] = [
     {
       title: 'Name',
@@ -63,6 +65,7 @@ export function UsersTable({ users, total, totalCapped, loading, state, onPage, 
       className={CARD_TABLE_CLASS}
       dataSource={users}
       loading={loading}
+      locale={locale}
       size="middle"
       scroll={{ x: 'max-content' }}
       pagination={{

@@ -3,7 +3,9 @@ import { useRouter } from 'next/router';
 import { AppstoreOutlined, PlusOutlined, TableOutlined } from '@ant-design/icons';
 import { Button, Empty, Flex, Input, Pagination, Segmented } from 'antd';
 import { PAGE_SIZES } from '@/config/constants';
+import { LoadFailure } from '@/components/load-failure';
 import { LoadingStatus } from '@/components/loading-status';
+import { tableLocale } from '@/components/table-states';
 import { useWorkbenchList } from '../hooks/use-workbench-list';
 import { describeWorkbenchTotal, type WorkbenchView } from '../hooks/workbench-list-params';
 import { WorkbenchCards } from './workbench-cards';
@@ -14,11 +16,13 @@ const MUTED = { color: '#595959' } as const;
 /** The searchable, paged workbenches the user belongs to, as cards or as a table. */
 export default function WorkbenchesList() {
   const router = useRouter();
-  const { state, setSearch, setPage, setView, data, isFetching, isError } = useWorkbenchList();
+  const { state, setSearch, setPage, setView, data, isFetching, isError, error, refetch } = useWorkbenchList();
   // The box follows the address bar (Back, a shared link) and otherwise what is typed; Enter searches.
   const [searchText, setSearchText] = useState(state.search);
   useEffect(() => setSearchText(state.search), [state.search]);
-  const workbenches = data?.workbenches ?? [];
+  const workbenches = isError ? [] : (data?.workbenches ?? []);
+  const failureTitle = 'The workbenches could not be loaded.';
+  const retry = () => void refetch();
 
   const emptyText = state.search ? (
     <span style={MUTED}>No workbench matches “{state.search}”.</span>
@@ -33,13 +37,21 @@ export default function WorkbenchesList() {
 
   let body;
   if (state.view === 'table') {
-    body = <WorkbenchesTable workbenches={workbenches} loading={isFetching && !data} emptyText={emptyText} />;
-  } else if (!data && !isError) {
+    body = (
+      <WorkbenchesTable
+        workbenches={workbenches}
+        loading={isFetching && !data}
+        emptyText={tableLocale({ loading: !data && !isError, error: isError ? error : undefined, failureTitle, onRetry: retry, retrying: isFetching, empty: emptyText }).emptyText}
+      />
+    );
+  } else if (isError) {
+    body = <LoadFailure title={failureTitle} error={error} onRetry={retry} retrying={isFetching} />;
+  } else if (!data) {
     body = <LoadingStatus label="Loading the workbenches" padding={48} />;
   } else if (workbenches.length > 0) {
     body = <WorkbenchCards workbenches={workbenches} />;
   } else {
-    body = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={isError ? <span style={MUTED}>The workbenches could not be loaded. Please try again.</span> : emptyText} />;
+    body = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText} />;
   }
 
   return (
