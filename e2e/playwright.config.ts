@@ -12,7 +12,7 @@ export default defineConfig({
   forbidOnly: true,
   timeout: 30_000,
   // The whole run, including the production build of the web app in the global setup (~4 min on 2 busy cores).
-  globalTimeout: 15 * 60_000,
+  globalTimeout: 30 * 60_000,
   expect: { timeout: 7_000 },
   reporter: [['list']],
   outputDir: './test-results',
