@@ -110,6 +110,18 @@ test('the query builder with rules of every editor, a records group and the name
   await page.keyboard.press('Escape');
   expect(await seriousViolations(page), 'query builder').toEqual([]);
 
+  // Save as checks the rules first: the rules still empty are marked, each with what to enter.
+  await page.getByRole('button', { name: 'Save as' }).click();
+  await expect(page.locator('.queryBuilder [aria-invalid="true"]').first()).toBeVisible();
+  expect(await seriousViolations(page), 'rules to complete').toEqual([]);
+
+  // A complete rule: Save as asks for the name.
+  await page.goto('/data-explorer');
+  await expect(page.locator('.queryBuilder')).toBeVisible();
+  await header.getByRole('button', { name: '+ Rule' }).click();
+  await page.locator('.queryBuilder .rule').last().getByLabel('Field').click();
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="Age (years)"]').last().click();
+  await page.locator('.queryBuilder .rule').last().getByLabel('Age (years) value').fill('40');
   await page.getByRole('button', { name: 'Save as' }).click();
   await expect(page.getByRole('dialog', { name: 'Save as a new query' }).getByLabel('Query name')).toBeVisible();
   expect(await seriousViolations(page), 'name dialog').toEqual([]);

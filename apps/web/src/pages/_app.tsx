@@ -1,5 +1,6 @@
 // First: style elements created while the modules below load need the page's nonce already.
 import '@/lib/security/style-nonce';
+import '@hdp/contract/jitless';
 import NextApp, { type AppContext, type AppProps } from 'next/app';
 import Head from 'next/head';
 import type { Session } from 'next-auth';
