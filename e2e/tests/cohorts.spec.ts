@@ -143,6 +143,9 @@ test.describe.serial('cohorts', () => {
     await expect(history.getByRole('row').nth(1)).toContainText('2Re-run on current data');
     await expect(history.getByRole('row').nth(2)).toContainText('1Published');
     await expect(page.getByRole('button', { name: 'Publish version 2' })).toBeEnabled();
+    // The same page read afresh (the state is the server's), so that no button is still animating out of its loading state.
+    await page.reload();
+    await expect(notice).toContainText("Version 2 awaits a data steward's review.");
     expect(await seriousViolations(page), 'cohort with a version awaiting review').toEqual([]);
   });
 
@@ -197,11 +200,12 @@ test.describe.serial('cohorts', () => {
     await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
     await expect(page.getByText(`by ${ACCOUNTS.steward.email}`)).toBeVisible();
-    // Researchers keep the published version: the re-run awaiting review is not theirs to see.
-    await expect(page.getByText('awaits', { exact: false })).toHaveCount(0);
+    // Its author sees the re-run awaiting review, and that other researchers keep the published
+    // version until then (what they are shown instead is checked over HTTP in the API's cohorts test).
+    await expect(page.getByRole('status').filter({ hasText: 'awaits' })).toContainText('Researchers see version 1 until it is published.');
     const history = page.getByRole('region', { name: 'Version history' });
-    await expect(history.getByRole('row')).toHaveCount(2);
-    const first = history.getByRole('row').nth(1);
+    await expect(history.getByRole('row')).toHaveCount(3);
+    const first = history.getByRole('row').nth(2);
     await expect(first.getByRole('cell').nth(0)).toHaveText('1Published');
     await expect(first.getByRole('cell').nth(1)).toHaveText('Created from a run');
     await expect(first.getByRole('cell').nth(5)).toHaveText(ACCOUNTS.researcher.email);
