@@ -32,6 +32,13 @@ test('an invited researcher joins, is disabled and enabled again; a revoked invi
   await newcomer.goto(link);
   await expect(newcomer.getByText(`${NEWCOMER.name}, you are invited`)).toBeVisible();
   await expect(newcomer).toHaveURL(`${webUrl}/accept-invitation`); // the token left the address bar
+  // The same tab opened without a token shows no one's invitation (the page said whose it was before).
+  await newcomer.goto(`${webUrl}/accept-invitation`);
+  await expect(newcomer.getByRole('alert').filter({ hasText: /invitation/ })).toBeVisible();
+  await expect(newcomer.getByText(NEWCOMER.name)).toHaveCount(0);
+  await newcomer.goto('about:blank');
+  await newcomer.goto(link);
+  await expect(newcomer.getByText(`${NEWCOMER.name}, you are invited`)).toBeVisible();
   await newcomer.getByLabel('New password').fill(NEWCOMER.password);
   await expect(newcomer.getByRole('meter', { name: 'Password strength' })).toHaveAttribute('aria-valuetext', /strong/i);
   await newcomer.getByLabel('Confirm password').fill(NEWCOMER.password);
