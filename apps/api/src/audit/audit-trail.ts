@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { asc, desc, gt, sql } from 'drizzle-orm';
+import { asc, desc, gt, is, sql } from 'drizzle-orm';
+import { PgliteTransaction } from 'drizzle-orm/pglite';
 import type { AuditEventType, AuditOutcome } from '@hdp/contract';
 import type { Database, DbOrTx } from '../db/database';
 import { auditLog } from '../db/schema';
@@ -26,6 +27,14 @@ export interface AuditEvent {
 export const GENESIS_HASH = '0'.repeat(64);
 /** Serialises appends so that every entry chains onto the one before it, across processes. */
 const AUDIT_CHAIN_LOCK_KEY = 72_410_002;
+
+/**
+ * Whether an append in `tx` must take the chain lock. On PostgreSQL it must: other connections and
+ * processes append too. PGlite has a single connection that runs one transaction at a time (no other
+ * statement runs until it commits) and one process owns its data directory, so nothing can append
+ * in between: the lock would only cost a round trip on every audited request.
+ */
+const needsChainLock = (tx: DbOrTx) => !is(tx, PgliteTransaction);
 
 type AuditRow = typeof auditLog.$inferSelect;
 type HashedFields = Omit<AuditRow, 'hash'>;
@@ -134,7 +143,7 @@ const storableOrNull = (text: string | null | undefined) => (text == null ? null
  * the change it records. Returns the entry's sequence number.
  */
 export async function appendAuditEntry(tx: DbOrTx, context: AuditContext, event: AuditEvent): Promise<number> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_KEY})`);
+  if (needsChainLock(tx)) await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_KEY})`);
   const [last] = await tx
     .select({ seq: auditLog.seq, hash: auditLog.hash })
     .from(auditLog)

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AppServices } from '../app-services';
 import { recordAuditEvent, type AuditContext } from '../audit/audit-trail';
-import type { DbOrTx } from '../db/database';
+import type { Database, DbOrTx } from '../db/database';
 import { queryRunCounters } from '../db/schema';
 import type { UserRow } from '../users/user-repository';
 import { tooManyRequests } from '../http/api-error';
@@ -16,29 +16,41 @@ interface Window {
   noun: string;
 }
 
-/** How many of the row's runs started within the last `seconds`, as SQL over the row being changed. */
-const runsWithin = (seconds: number) =>
-  sql`(select count(*) from unnest(${queryRunCounters.runTimes}) as r(t) where r.t > now() - make_interval(secs => ${seconds}))`;
-
 /**
- * Takes one run from the user's allowance, or answers false when a limit is reached. One statement:
- * the upsert locks the user's row (a parallel request waits for it, then sees this run), checks both
- * windows against the row as last committed, and only then adds the run, forgetting runs older than
- * a day. So N requests at the same instant, in one API process or several, get exactly what is left.
+ * The check-and-take statement for one user. One statement:
+ * the upsert locks the user's row (a parallel request waits for it, then sees this run), checks every
+ * window against the row as last committed (one pass over its runs), and only then adds the run,
+ * forgetting runs older than a day. So N requests at the same instant, in one API process or several,
+ * get exactly what is left. The windows are fixed for the life of a process, so the statement is
+ * built once per database and prepared (on PostgreSQL, parsed once per connection): it runs before
+ * every query run, and building it each time cost more than running it.
  */
-async function takeRun(db: DbOrTx, userId: string, windows: readonly Window[]): Promise<boolean> {
-  const within = windows.map((w) => sql`${runsWithin(w.seconds)} < ${w.limit}`);
-  const taken = await db
+function takeRunStatement(db: Database, windows: readonly Window[]) {
+  const runs = sql`unnest(${queryRunCounters.runTimes}) as r(t)`;
+  const within = windows.map((w) => sql`count(*) filter (where r.t > now() - make_interval(secs => ${w.seconds})) < ${w.limit}`);
+  return db
     .insert(queryRunCounters)
-    .values({ userId, runTimes: sql`array[now()]` })
+    .values({ userId: sql.placeholder('userId'), runTimes: sql`array[now()]` })
     .onConflictDoUpdate({
       target: queryRunCounters.userId,
-      set: {
-        runTimes: sql`array(select r.t from unnest(${queryRunCounters.runTimes}) as r(t) where r.t > now() - make_interval(secs => ${DAY_SECONDS}) order by r.t) || now()`,
-      },
-      setWhere: sql.join(within, sql` and `),
+      set: { runTimes: sql`array(select r.t from ${runs} where r.t > now() - make_interval(secs => ${DAY_SECONDS})) || now()` },
+      setWhere: sql`(select ${sql.join(within, sql` and `)} from ${runs})`,
     })
-    .returning({ userId: queryRunCounters.userId });
+    .returning({ userId: queryRunCounters.userId })
+    .prepare('take_query_run');
+}
+
+const takeRunStatements = new WeakMap<Database, { windows: string; statement: ReturnType<typeof takeRunStatement> }>();
+
+/** Takes one run from the user's allowance, or answers false when a limit is reached (see `takeRunStatement`). */
+async function takeRun(db: Database, userId: string, windows: readonly Window[]): Promise<boolean> {
+  const key = JSON.stringify(windows.map((w) => [w.seconds, w.limit]));
+  let cached = takeRunStatements.get(db);
+  if (cached?.windows !== key) {
+    cached = { windows: key, statement: takeRunStatement(db, windows) };
+    takeRunStatements.set(db, cached);
+  }
+  const taken = await cached.statement.execute({ userId });
   return taken.length > 0;
 }
 
