@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { asc, desc, gt, is, sql } from 'drizzle-orm';
+import { asc, gt, is, sql } from 'drizzle-orm';
 import { PgliteTransaction } from 'drizzle-orm/pglite';
 import type { AuditEventType, AuditOutcome } from '@hdp/contract';
 import type { Database, DbOrTx } from '../db/database';
@@ -136,6 +136,13 @@ export function hashAuditEntry(entry: HashedFields): string {
   return createHash('sha256').update(canonicalJson(fields)).digest('hex');
 }
 
+/**
+ * The last entry, which the next one chains onto. Written once as SQL rather than through the query
+ * builder: it runs on every audited request, and building the select each time cost a third as
+ * much as running it.
+ */
+const CHAIN_HEAD = sql`select ${auditLog.seq} as seq, ${auditLog.hash} as hash from ${auditLog} order by ${auditLog.seq} desc limit 1`;
+
 const storableOrNull = (text: string | null | undefined) => (text == null ? null : storableText(text));
 
 /**
@@ -144,13 +151,11 @@ const storableOrNull = (text: string | null | undefined) => (text == null ? null
  */
 export async function appendAuditEntry(tx: DbOrTx, context: AuditContext, event: AuditEvent): Promise<number> {
   if (needsChainLock(tx)) await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_KEY})`);
-  const [last] = await tx
-    .select({ seq: auditLog.seq, hash: auditLog.hash })
-    .from(auditLog)
-    .orderBy(desc(auditLog.seq))
-    .limit(1);
+  const { rows } = (await tx.execute(CHAIN_HEAD)) as unknown as { rows: { seq: number | string; hash: string }[] };
+  const last = rows[0];
   const entry: HashedFields = {
-    seq: (last?.seq ?? 0) + 1,
+    // bigint arrives as a string from node-postgres, as a number from PGlite.
+    seq: Number(last?.seq ?? 0) + 1,
     occurredAt: new Date(),
     actorId: context.actorId ?? null,
     actorEmail: storableOrNull(context.actorEmail),
