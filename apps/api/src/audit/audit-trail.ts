@@ -138,8 +138,8 @@ export function hashAuditEntry(entry: HashedFields): string {
 
 /**
  * The last entry, which the next one chains onto. Written once as SQL rather than through the query
- * builder: it runs on every audited request, and building the select each time cost a third as
- * much as running it.
+ * builder: it runs on every audited request, and building the select each time took about a third
+ * of the time the read took.
  */
 const CHAIN_HEAD = sql`select ${auditLog.seq} as seq, ${auditLog.hash} as hash from ${auditLog} order by ${auditLog.seq} desc limit 1`;
 
