@@ -9,7 +9,7 @@ import { SESSION_REFETCH_SECONDS } from '@/lib/auth/session-tokens';
 import { AuthSync } from '@/features/auth/components/auth-sync';
 import dynamic from 'next/dynamic';
 import { makeStore } from './store';
-import { THEME } from './theme';
+import { RUNTIME_THEME } from './theme';
 
 // Toasts are only needed once something goes wrong or succeeds: their code loads after the page.
 // Toasts raised before it arrives wait in the notifier's queue.
@@ -37,7 +37,7 @@ export function AppProviders({ session, children }: { session?: Session | null; 
   return (
     <SessionProvider session={session} refetchInterval={SESSION_REFETCH_SECONDS} refetchOnWindowFocus>
       <ReduxProvider store={store}>
-        <ConfigProvider theme={THEME} locale={enGB} tooltip={{ mouseEnterDelay: TOOLTIP_DELAY_SECONDS }} csp={csp}>
+        <ConfigProvider theme={RUNTIME_THEME} locale={enGB} tooltip={{ mouseEnterDelay: TOOLTIP_DELAY_SECONDS }} csp={csp}>
           <NotificationBridge />
           <AuthSync />
           <ThirdPartyServices />

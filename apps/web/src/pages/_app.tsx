@@ -11,6 +11,7 @@ import { RequireSession } from '@/features/auth/components/require-session';
 import { AppShell } from '@/features/shell/components/app-shell';
 import { ShellIfSignedIn } from '@/features/shell/components/shell-if-signed-in';
 import { RouteChangeSpinner } from '@/features/shell/components/route-change-spinner';
+import '@/app/generated/antd.css';
 import '@/app/global.css';
 
 /** Every page: providers, the route-change spinner, and (unless the page is public) session and shell. */
