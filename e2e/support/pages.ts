@@ -68,3 +68,8 @@ export async function expectShell(page: Page, name: string): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await expect(page.getByTestId('current-user')).toContainText(name);
 }
+
+/** A side-bar item (a link, or a disabled one with `aria-disabled`), in the main navigation or in `within` (the phone's menu drawer). */
+export function sideBarItem(page: Page, name: string, within?: ReturnType<Page['getByRole']>) {
+  return (within ?? page.getByRole('navigation', { name: 'Main' })).getByRole('link', { name, exact: true });
+}
