@@ -8,10 +8,11 @@ import { selectIdToken } from '@/lib/auth/auth-slice';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { AppHeader } from './app-header';
 import { SideBar } from './side-bar';
-import { LoadFailure } from '@/components/load-failure';
 import { LoadingStatus } from '@/components/loading-status';
 
+// Shown only when something is wrong: their code (and the component library under them) loads then.
 const PageResult = dynamic(() => import('@/components/page-result'));
+const LoadFailure = dynamic(() => import('@/components/load-failure').then((module) => module.LoadFailure));
 const NavDrawer = dynamic(() => import('./nav-drawer'));
 const loading = (label: string) => <LoadingStatus label={label} padding={48} />;
 
