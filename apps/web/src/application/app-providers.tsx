@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ConfigProvider } from 'antd';
 import enGB from 'antd/locale/en_GB';
 import { Provider as ReduxProvider } from 'react-redux';
@@ -34,6 +34,11 @@ const ThirdPartyServices =
 export function AppProviders({ session, children }: { session?: Session | null; children: ReactNode }) {
   const [store] = useState(() => makeStore());
   const [csp] = useState(() => ({ nonce: pageNonce() }));
+  // Pages arrive rendered by the server, shell included, and only respond once React has taken
+  // them over: this mark says when, for browser tests and monitoring that must not click too early.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <SessionProvider session={session} refetchInterval={SESSION_REFETCH_SECONDS} refetchOnWindowFocus>
       <ReduxProvider store={store}>
