@@ -1,8 +1,12 @@
 import path from 'node:path';
 import type { NextConfig } from 'next';
 import { STATIC_SECURITY_HEADERS } from './src/lib/security/page-security-headers';
+import { writeAntdStylesheet } from './src/application/antd-styles/write-stylesheet';
 
 const repoRoot = path.join(__dirname, '..', '..');
+
+// antd's styles come from a stylesheet written for the product's theme before any build or server starts.
+writeAntdStylesheet();
 
 const nextConfig: NextConfig = {
   reactStrictMode: true,

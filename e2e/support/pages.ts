@@ -63,8 +63,17 @@ export async function seriousViolations(page: Page): Promise<{ id: string; impac
     .map((v) => ({ id: v.id, impact: v.impact!, nodes: v.nodes.map((n) => n.target.join(' ')) }));
 }
 
-/** Waits until the shell shows the signed-in user. */
+/**
+ * Waits until the shell shows the signed-in user and the page has been taken over by React. The
+ * server renders the shell, so it shows before its links and buttons respond.
+ */
 export async function expectShell(page: Page, name: string): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
   await expect(page.getByTestId('current-user')).toContainText(name);
+}
+
+/** A side-bar item (a link, or a disabled one with `aria-disabled`), in the main navigation or in `within` (the phone's menu drawer). */
+export function sideBarItem(page: Page, name: string, within?: ReturnType<Page['getByRole']>) {
+  return (within ?? page.getByRole('navigation', { name: 'Main' })).getByRole('link', { name, exact: true });
 }

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS, startApi, stopApi } from '../support/stack';
-import { expectShell, signIn } from '../support/pages';
+import { expectShell, signIn, sideBarItem } from '../support/pages';
 
 /** The toasts on screen with this title. */
 const toasts = (page: Page, title: string) => page.locator('.ant-notification-notice').filter({ hasText: title });
@@ -26,7 +26,7 @@ test.describe.serial('the API down, the browser offline', () => {
     await stopApi();
     stopped = true;
     // A list loaded now: the failure and Retry in place of the list, the same words as the toast.
-    await page.getByRole('menuitem', { name: 'Cohorts' }).getByRole('link').click();
+    await sideBarItem(page, 'Cohorts').click();
     await expect(page.getByRole('heading', { name: 'Cohorts', level: 1 })).toBeVisible();
     const failure = page.getByRole('alert').filter({ hasText: 'The cohorts could not be loaded.' });
     await expect(failure).toContainText('Unable to reach the server. Check your network connection and try again in a moment.');

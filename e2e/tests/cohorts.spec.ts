@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
-import { expectShell, seriousViolations, signIn } from '../support/pages';
+import { expectShell, seriousViolations, signIn, sideBarItem } from '../support/pages';
 import { addRootRule, expectResults, pick, rules } from '../support/explorer';
 import { apiAs, savedAndRunQuery } from '../support/api';
 
@@ -20,7 +20,7 @@ async function showStatus(page: Page, status: 'All' | 'Published' | 'Draft' | 'A
 async function openCohortsAs(page: Page, account: (typeof ACCOUNTS)[keyof typeof ACCOUNTS]): Promise<void> {
   await signIn(page, account);
   await expectShell(page, account.name);
-  await page.getByRole('menuitem', { name: 'Cohorts' }).getByRole('link').click();
+  await sideBarItem(page, 'Cohorts').click();
   await expect(page.getByRole('heading', { name: 'Cohorts', level: 1 })).toBeVisible();
 }
 

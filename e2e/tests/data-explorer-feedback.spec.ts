@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ACCOUNTS, startApi, stopApi } from '../support/stack';
 import { apiAs, savedAndRunQuery } from '../support/api';
-import { expectShell, seriousViolations, signIn } from '../support/pages';
+import { expectShell, seriousViolations, signIn, sideBarItem } from '../support/pages';
 import { addRootRule, expectResults, pick, rules } from '../support/explorer';
 
 const stamp = Date.now();
@@ -17,7 +17,7 @@ const ADULTS = { combinator: 'and', rules: [{ field: 'person.age', operator: 'be
 async function openExplorer(page: Page): Promise<void> {
   await signIn(page, ACCOUNTS.researcher);
   await expectShell(page, ACCOUNTS.researcher.name);
-  await page.getByRole('menuitem', { name: 'Data Explorer' }).getByRole('link').click();
+  await sideBarItem(page, 'Data Explorer').click();
   await expect(page.locator('.queryBuilder')).toBeVisible();
 }
 

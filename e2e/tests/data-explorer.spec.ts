@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ACCOUNTS, ROOT } from '../support/stack';
-import { expectShell, seriousViolations, signIn } from '../support/pages';
+import { expectShell, seriousViolations, signIn, sideBarItem } from '../support/pages';
 import { addRootRule, expectResults, pick, rules } from '../support/explorer';
 
 /** The page with a result is kept with the test results, for review. */
@@ -21,7 +21,7 @@ async function pickConcept(page: Page, picker: Locator, search: string, expected
 async function openExplorer(page: Page): Promise<void> {
   await signIn(page, ACCOUNTS.researcher);
   await expectShell(page, ACCOUNTS.researcher.name);
-  await page.getByRole('menuitem', { name: 'Data Explorer' }).getByRole('link').click();
+  await sideBarItem(page, 'Data Explorer').click();
   await expect(page.getByRole('heading', { name: 'Data Explorer', level: 1 })).toBeVisible();
   await expect(page.locator('.queryBuilder')).toBeVisible();
 }

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { LIMITS } from '@hdp/contract/limits';
 import { ACCOUNTS } from '../support/stack';
-import { expectShell, seriousViolations, signIn } from '../support/pages';
+import { expectShell, seriousViolations, signIn, sideBarItem } from '../support/pages';
 
 /** A 1×1 PNG; random bytes after its end make each run's file unique and binary. */
 const PNG_1X1 = Buffer.from(
@@ -40,7 +40,7 @@ async function dropFile(page: Page, name: string, bytes: Buffer, type: string): 
 async function openDocuments(page: Page): Promise<void> {
   await signIn(page, ACCOUNTS.researcher);
   await expectShell(page, ACCOUNTS.researcher.name);
-  await page.getByRole('menuitem', { name: 'Documents' }).getByRole('link').click();
+  await sideBarItem(page, 'Documents').click();
   await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
   await expect(page.getByText('Drop a file here, or click to choose one')).toBeVisible();
 }
@@ -105,7 +105,7 @@ test.describe.serial('documents', () => {
   test('an auditor finds the upload, download and delete in the audit log, filtered by event type and date', async ({ page }) => {
     await signIn(page, ACCOUNTS.auditor);
     await expectShell(page, ACCOUNTS.auditor.name);
-    await page.getByRole('menuitem', { name: 'Audit Log' }).getByRole('link').click();
+    await sideBarItem(page, 'Audit Log').click();
     await expect(page.getByRole('heading', { name: 'Audit Log', level: 1 })).toBeVisible();
     await expect(page.getByTestId('chain-integrity')).toContainText(/Integrity verified up to entry \d+/);
 

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
 import { apiAs, savedAndRunQuery } from '../support/api';
-import { expectShell, signIn } from '../support/pages';
+import { expectShell, signIn, sideBarItem } from '../support/pages';
 
 const firstName = (name: string) => name.split(' ')[0];
 
@@ -29,7 +29,7 @@ test('an auditor lands on a home page that leads to the audit log, with the othe
   await expect(page.getByRole('heading', { name: 'Your recent queries' })).toHaveCount(0);
   const steps = page.getByRole('region', { name: 'What you can do' });
   await expect(steps.getByRole('link')).toHaveText(['Review the audit log']);
-  await expect(page.getByRole('menuitem', { name: 'Data Explorer' })).toHaveAttribute('aria-disabled', 'true');
+  await expect(sideBarItem(page, 'Data Explorer')).toHaveAttribute('aria-disabled', 'true');
   await page.getByTestId('side-bar-disabled-data-explorer').hover();
   await expect(page.getByRole('tooltip')).toHaveText('Only administrators, data stewards and researchers can open Data Explorer.');
   await steps.getByRole('link', { name: 'Review the audit log' }).click();
@@ -120,7 +120,7 @@ test('every route renders and stays rendered after hydration: none turns into th
   }
   // Client-side navigation too.
   await page.goto('/');
-  await page.getByRole('menuitem', { name: 'Data Explorer' }).getByRole('link').click();
+  await sideBarItem(page, 'Data Explorer').click();
   await expect(page.locator('.queryBuilder')).toBeVisible();
   await page.waitForLoadState('networkidle');
   await expect(page.getByText('Page not found')).toHaveCount(0);

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
 import { apiAs, savedAndRunQuery } from '../support/api';
-import { expectShell, signIn } from '../support/pages';
+import { expectShell, signIn, sideBarItem } from '../support/pages';
 
 test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
 
@@ -60,14 +60,14 @@ test('the side bar is a drawer over the page, with a scrim and a close button', 
   expect((await page.getByRole('main').boundingBox())!.x).toBe(before.x);
   expect((await page.getByRole('main').boundingBox())!.width).toBe(before.width);
   // Only the current page's item is selected.
-  await expect(drawer.locator('.ant-menu-item-selected')).toHaveCount(1);
+  await expect(drawer.locator('[aria-current="page"]')).toHaveCount(1);
 
   await drawer.getByRole('button', { name: 'Close the menu' }).click();
   await expect(drawer).toBeHidden();
 
   // Following a link closes it too.
   await page.getByRole('button', { name: 'Open the menu' }).click();
-  await page.getByRole('dialog', { name: 'Menu' }).getByRole('menuitem', { name: 'Cohorts' }).getByRole('link').click();
+  await sideBarItem(page, 'Cohorts', page.getByRole('dialog', { name: 'Menu' })).click();
   await expect(page.getByRole('heading', { name: 'Cohorts', exact: true })).toBeVisible();
   await expect(page.getByRole('dialog', { name: 'Menu' })).toBeHidden();
 });

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
-import { expectShell, signIn } from '../support/pages';
+import { expectShell, signIn, sideBarItem } from '../support/pages';
 
 /** Every page, the sign-in pages (next-auth's built-in one included) and a few of their states. */
 const PAGES = [
@@ -84,12 +84,12 @@ test('signing in and visiting every page breaks no rule of the Content-Security-
   }
   // Client-side navigation: page chunks and styles loaded after the first page.
   await page.goto('/data-explorer');
-  await page.getByRole('menuitem', { name: 'Users' }).click();
+  await sideBarItem(page, 'Users').click();
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
   await page.getByRole('button', { name: 'Invite users' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await page.keyboard.press('Escape');
-  await page.getByRole('menuitem', { name: 'Cohorts' }).click();
+  await sideBarItem(page, 'Cohorts').click();
   await expect(page.getByRole('heading', { name: 'Cohorts' })).toBeVisible();
   await page.waitForLoadState('networkidle');
   expect(reports).toEqual([]);

@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
-import { expectShell, signIn } from '../support/pages';
+import { expectShell, signIn, sideBarItem } from '../support/pages';
 
 test('a researcher sees Users and Audit Log disabled, with the reason', async ({ page }) => {
   await signIn(page, ACCOUNTS.researcher);
   await expectShell(page, ACCOUNTS.researcher.name);
-  await expect(page.getByRole('menuitem', { name: 'Users' })).toHaveAttribute('aria-disabled', 'true');
-  await expect(page.getByRole('menuitem', { name: 'Audit Log' })).toHaveAttribute('aria-disabled', 'true');
-  await expect(page.getByRole('menuitem', { name: 'Workbenches' })).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(sideBarItem(page, 'Users')).toHaveAttribute('aria-disabled', 'true');
+  await expect(sideBarItem(page, 'Audit Log')).toHaveAttribute('aria-disabled', 'true');
+  await expect(sideBarItem(page, 'Workbenches')).not.toHaveAttribute('aria-disabled', 'true');
 
   await page.getByTestId('side-bar-disabled-users').hover();
   await expect(page.getByRole('tooltip')).toHaveText('Only administrators can open Users.');
@@ -40,7 +40,7 @@ test('a route change shows the full-page spinner and locks scrolling until it co
     await held;
     await route.continue();
   });
-  await page.getByRole('menuitem', { name: 'Cohorts' }).getByRole('link').click();
+  await sideBarItem(page, 'Cohorts').click();
   const spinner = page.getByTestId('route-change-spinner');
   await expect(spinner).toBeVisible();
   expect(await page.evaluate(() => document.body.style.overflow)).toBe('hidden');

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
-import { expectShell, signIn } from '../support/pages';
+import { expectShell, signIn, sideBarItem } from '../support/pages';
 import { invitationLinkFor } from '../support/outbox';
 import { confirmRowAction, inviteThroughDialog, userRow } from '../support/users';
 
@@ -15,7 +15,7 @@ test('an invited researcher joins, is disabled and enabled again; a revoked invi
   // 1. The administrator invites a researcher.
   await signIn(page, ACCOUNTS.admin);
   await expectShell(page, ACCOUNTS.admin.name);
-  await page.getByRole('menuitem', { name: 'Users' }).getByRole('link').click();
+  await sideBarItem(page, 'Users').click();
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
   const invitedAt = Date.now() - 1_000;
   await inviteThroughDialog(page, `${NEWCOMER.name} <${NEWCOMER.email}>`);
@@ -50,7 +50,7 @@ test('an invited researcher joins, is disabled and enabled again; a revoked invi
   await signIn(newcomer, NEWCOMER, '');
   await expect(newcomer).toHaveURL(`${webUrl}/`);
   await expectShell(newcomer, NEWCOMER.name);
-  await expect(newcomer.getByRole('menuitem', { name: 'Users' })).toHaveAttribute('aria-disabled', 'true');
+  await expect(sideBarItem(newcomer, 'Users')).toHaveAttribute('aria-disabled', 'true');
 
   // 4. The administrator disables them: their next navigation ends at the sign-in page.
   await page.reload();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS, ROOT } from '../support/stack';
 import { apiAs, savedAndRunQuery } from '../support/api';
-import { expectShell, seriousViolations, signIn } from '../support/pages';
+import { expectShell, seriousViolations, signIn, sideBarItem } from '../support/pages';
 
 const stamp = Date.now();
 const queryName = `Women for a workbench (${stamp})`;
@@ -26,7 +26,7 @@ const stepHeading = (page: Page) => page.getByRole('heading', { level: 2, name: 
 async function openWorkbenchesAs(page: Page, account: (typeof ACCOUNTS)[keyof typeof ACCOUNTS]): Promise<void> {
   await signIn(page, account);
   await expectShell(page, account.name);
-  await page.getByRole('menuitem', { name: 'Workbenches' }).getByRole('link').click();
+  await sideBarItem(page, 'Workbenches').click();
   await expect(page.getByRole('heading', { name: 'Workbenches', level: 1 })).toBeVisible();
 }
 

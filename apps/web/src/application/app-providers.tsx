@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ConfigProvider } from 'antd';
 import enGB from 'antd/locale/en_GB';
 import { Provider as ReduxProvider } from 'react-redux';
@@ -9,7 +9,7 @@ import { SESSION_REFETCH_SECONDS } from '@/lib/auth/session-tokens';
 import { AuthSync } from '@/features/auth/components/auth-sync';
 import dynamic from 'next/dynamic';
 import { makeStore } from './store';
-import { THEME } from './theme';
+import { RUNTIME_THEME } from './theme';
 
 // Toasts are only needed once something goes wrong or succeeds: their code loads after the page.
 // Toasts raised before it arrives wait in the notifier's queue.
@@ -34,10 +34,15 @@ const ThirdPartyServices =
 export function AppProviders({ session, children }: { session?: Session | null; children: ReactNode }) {
   const [store] = useState(() => makeStore());
   const [csp] = useState(() => ({ nonce: pageNonce() }));
+  // Pages arrive rendered by the server, shell included, and only respond once React has taken
+  // them over: this mark says when, for browser tests and monitoring that must not click too early.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <SessionProvider session={session} refetchInterval={SESSION_REFETCH_SECONDS} refetchOnWindowFocus>
       <ReduxProvider store={store}>
-        <ConfigProvider theme={THEME} locale={enGB} tooltip={{ mouseEnterDelay: TOOLTIP_DELAY_SECONDS }} csp={csp}>
+        <ConfigProvider theme={RUNTIME_THEME} locale={enGB} tooltip={{ mouseEnterDelay: TOOLTIP_DELAY_SECONDS }} csp={csp}>
           <NotificationBridge />
           <AuthSync />
           <ThirdPartyServices />

@@ -1,22 +1,21 @@
-import { Flex, Spin } from 'antd';
-
 /**
- * A spinner that assistive technology announces: a `status` region named by `label`. antd's Spin
- * renders a plain div, on which a name alone is not allowed (axe: aria-prohibited-attr), so the
- * name goes on a region around it. With `padding`, the region is a centred block of its own, as a
- * page or panel shows while it loads.
+ * A spinner that assistive technology announces: a `status` region named by `label`. With
+ * `padding`, the region is a centred block of its own, as a page or panel shows while it loads.
+ * Plain markup and CSS (`.hdp-spinner` in global.css): the shell shows it on every page's first
+ * paint, before any component library has loaded.
  */
-export function LoadingStatus({ label, size, padding }: { label: string; size?: 'small' | 'default' | 'large'; padding?: number }) {
+export function LoadingStatus({ label, size = 'default', padding }: { label: string; size?: 'small' | 'default' | 'large'; padding?: number }) {
+  const spinner = <span className={`hdp-spinner hdp-spinner-${size}`} aria-hidden />;
   if (padding === undefined) {
     return (
-      <span role="status" aria-label={label} style={{ display: 'inline-flex' }}>
-        <Spin size={size} />
+      <span role="status" aria-label={label} aria-busy="true" style={{ display: 'inline-flex' }}>
+        {spinner}
       </span>
     );
   }
   return (
-    <Flex justify="center" role="status" aria-label={label} style={{ padding }}>
-      <Spin size={size} />
-    </Flex>
+    <div role="status" aria-label={label} aria-busy="true" style={{ display: 'flex', justifyContent: 'center', padding }}>
+      {spinner}
+    </div>
   );
 }

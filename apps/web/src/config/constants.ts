@@ -1,4 +1,4 @@
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 // The zod-free entry: the browser bundle must not carry the schemas.
 import { LIMITS } from '@hdp/contract/limits';
 
@@ -78,8 +78,3 @@ export const KEEP_UNUSED_DATA_SECONDS = 60;
 export const REFETCH_ON_MOUNT_SECONDS = 900;
 /** A call that has not answered after this long fails with TIMEOUT_ERROR. */
 export const REQUEST_TIMEOUT_MS = 30_000;
-
-/** Formats a date for display: day, short month, year. */
-export function formatDate(value: string | number | Date | Dayjs): string {
-  return dayjs(value).format(DATE_FORMAT);
-}

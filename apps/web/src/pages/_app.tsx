@@ -4,6 +4,7 @@ import '@hdp/contract/jitless';
 import NextApp, { type AppContext, type AppProps } from 'next/app';
 import Head from 'next/head';
 import type { Session } from 'next-auth';
+import type { Me } from '@hdp/contract';
 import { AppProviders } from '@/app/app-providers';
 import type { AppPage } from '@/app/page-access';
 import { BRAND } from '@/config/brand';
@@ -11,10 +12,11 @@ import { RequireSession } from '@/features/auth/components/require-session';
 import { AppShell } from '@/features/shell/components/app-shell';
 import { ShellIfSignedIn } from '@/features/shell/components/shell-if-signed-in';
 import { RouteChangeSpinner } from '@/features/shell/components/route-change-spinner';
+import '@/app/generated/antd.css';
 import '@/app/global.css';
 
 /** Every page: providers, the route-change spinner, and (unless the page is public) session and shell. */
-export default function App({ Component, pageProps: { session, ...pageProps } }: AppProps<{ session?: Session | null }>) {
+export default function App({ Component, pageProps: { session, me, ...pageProps } }: AppProps<{ session?: Session | null; me?: Me }>) {
   const access = (Component as AppPage).access ?? {};
   const page = <Component {...pageProps} />;
   return (
@@ -27,10 +29,12 @@ export default function App({ Component, pageProps: { session, ...pageProps } }:
       {access === 'public' ? (
         page
       ) : access === 'shell-if-signed-in' ? (
-        <ShellIfSignedIn>{page}</ShellIfSignedIn>
+        <ShellIfSignedIn initialMe={me}>{page}</ShellIfSignedIn>
       ) : (
         <RequireSession>
-          <AppShell permission={access.permission}>{page}</AppShell>
+          <AppShell permission={access.permission} initialMe={me}>
+            {page}
+          </AppShell>
         </RequireSession>
       )}
     </AppProviders>
@@ -39,6 +43,18 @@ export default function App({ Component, pageProps: { session, ...pageProps } }:
 
 /**
  * Every page is rendered per request, never pre-rendered at build time: its HTML must carry the
- * fresh nonce the Content-Security-Policy of that answer names (see `proxy.ts`).
+ * fresh nonce the Content-Security-Policy of that answer names (see `proxy.ts`). A page that is not
+ * public is rendered on the server with the session and the signed-in user, so its first HTML is
+ * the shell and the page's frame rather than a spinner. (On the browser's own route changes this
+ * runs in the browser, where the session and the user are already known.)
  */
-App.getInitialProps = (context: AppContext) => NextApp.getInitialProps(context);
+App.getInitialProps = async (context: AppContext) => {
+  const props = await NextApp.getInitialProps(context);
+  const { req, res } = context.ctx;
+  if (typeof window === 'undefined' && req && res && (context.Component as AppPage).access !== 'public') {
+    const { readPageSession } = await import('@/lib/auth/server-page-session');
+    // Should reading it fail, the page renders as it would without: the browser asks for the session.
+    Object.assign(props.pageProps, await readPageSession(req, res).catch(() => ({})));
+  }
+  return props;
+};

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { Card, Flex } from 'antd';
 import type { Cohort } from '@hdp/contract';
-import { formatDate } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import { versionAwaitingReview } from '../cohort-review';
 import { CohortStatusTag } from './cohort-status-tag';
 import { CohortTagList } from './cohort-tag-list';

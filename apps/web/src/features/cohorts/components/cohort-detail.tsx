@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { Alert, Descriptions, Flex, type DescriptionsProps } from 'antd';
 import type { CohortDetail as Cohort } from '@hdp/contract';
-import { formatDate } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import { QueryResults } from '@/components/results/query-results';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { canOpenSourceQuery, cohortAbilities } from '../cohort-abilities';

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { Table, type TableProps } from 'antd';
 import type { Cohort } from '@hdp/contract';
-import { formatDate } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import type { CohortOrder } from '../api/list-cohorts';
 import { DEFAULT_COHORT_ORDER } from '../hooks/cohort-list-params';
 import { CohortStatusTag } from './cohort-status-tag';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button, Flex, Input, Table } from 'antd';
 import type { SavedQuery } from '@hdp/contract';
-import { formatDate, PAGE_SIZES } from '@/config/constants';
+import { PAGE_SIZES } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import { tableLocale } from '@/components/table-states';
 import { useAppDispatch } from '@/app/hooks';
 import { useGetMeQuery } from '@/features/users/api/get-me';

@@ -1,6 +1,6 @@
 import type { Dataset } from '@hdp/contract';
 import { Alert } from 'antd';
-import { formatDate } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import { LoadingStatus } from '@/components/loading-status';
 import { useGetDatasetQuery } from '../api/get-dataset';
 import { PANEL, PANEL_TITLE } from './panel-style';

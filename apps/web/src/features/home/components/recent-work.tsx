@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { Alert } from 'antd';
 import type { Me } from '@hdp/contract';
 import { can } from '@hdp/contract/permissions';
-import { formatDate } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import { LoadingStatus } from '@/components/loading-status';
 import { useListQueriesQuery } from '@/features/data-explorer/api/queries';
 import { useListCohortsQuery } from '@/features/cohorts/api/list-cohorts';

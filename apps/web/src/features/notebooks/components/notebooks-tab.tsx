@@ -4,7 +4,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Input, Popconfirm, Table, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import type { Notebook, Workbench } from '@hdp/contract';
-import { formatDate } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import { showToast } from '@/lib/errors/notifier';
 import { useListEnvironmentsQuery } from '../api/compute-catalogue';
 import { useListNotebooksQuery, type NotebookOrder } from '../api/list-notebooks';

@@ -1,5 +1,4 @@
 import Link from 'next/link';
-import { Button, Layout } from 'antd';
 import { LogoutOutlined, MenuOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import type { Me } from '@hdp/contract';
 import { BRAND } from '@/config/brand';
@@ -11,14 +10,17 @@ const ROLE_LABELS: Record<string, string> = { ADMIN: 'Admin', DATA_STEWARD: 'Dat
  * The header: the menu button (narrow screens), product name (a link home), help centre, the
  * signed-in user and sign-out. On a phone it stays one line: the short product name, the help
  * centre and sign-out as icons with their names for assistive technology, the user's name cut
- * with an ellipsis and the role badges left out.
+ * with an ellipsis and the role badges left out. Plain markup and CSS, like the side bar: it is on
+ * every page.
  */
 export function AppHeader({ me, fallbackName, onOpenMenu }: { me?: Me; fallbackName?: string | null; onOpenMenu?: () => void }) {
   const name = me?.name ?? fallbackName ?? me?.email ?? '';
   return (
-    <Layout.Header className="hdp-header">
+    <header className="hdp-header">
       {onOpenMenu ? (
-        <Button className="hdp-nav-toggle" type="text" icon={<MenuOutlined aria-hidden />} aria-label="Open the menu" onClick={onOpenMenu} />
+        <button type="button" className="hdp-nav-toggle hdp-header-button hdp-header-button-text" aria-label="Open the menu" onClick={onOpenMenu}>
+          <MenuOutlined aria-hidden />
+        </button>
       ) : null}
       <Link href="/" prefetch={false} className="hdp-brand" aria-label={`${BRAND.name}: home`}>
         <img src="/logo.svg" alt="" width={32} height={32} />
@@ -37,10 +39,11 @@ export function AppHeader({ me, fallbackName, onOpenMenu }: { me?: Me; fallbackN
             </span>
           ))}
         </span>
-        <Button href="/signout" icon={<LogoutOutlined aria-hidden />} aria-label="Sign out" className="hdp-sign-out">
+        <a href="/signout" aria-label="Sign out" className="hdp-sign-out hdp-header-button">
+          <LogoutOutlined aria-hidden />
           <span className="hdp-wide-only">Sign out</span>
-        </Button>
+        </a>
       </div>
-    </Layout.Header>
+    </header>
   );
 }

@@ -2,30 +2,34 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useRouter } from 'next/router';
 import { useSession } from 'next-auth/react';
 import dynamic from 'next/dynamic';
-import { Layout } from 'antd';
+import type { Me } from '@hdp/contract';
 import { can, type Permission } from '@hdp/contract/permissions';
 import { useAppSelector } from '@/app/hooks';
 import { selectIdToken } from '@/lib/auth/auth-slice';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { AppHeader } from './app-header';
 import { SideBar } from './side-bar';
-import { LoadFailure } from '@/components/load-failure';
 import { LoadingStatus } from '@/components/loading-status';
 
+// Shown only when something is wrong: their code (and the component library under them) loads then.
 const PageResult = dynamic(() => import('@/components/page-result'));
+const LoadFailure = dynamic(() => import('@/components/load-failure').then((module) => module.LoadFailure));
 const NavDrawer = dynamic(() => import('./nav-drawer'));
 const loading = (label: string) => <LoadingStatus label={label} padding={48} />;
 
 /**
  * The application frame: header, side bar and the page. A page with a permission the user lacks
  * shows 403 with a way home. Below the `lg` breakpoint the side bar is a drawer over the page,
- * with a scrim and a close button, opened from the header's menu button.
+ * with a scrim and a close button, opened from the header's menu button. The frame is plain markup
+ * and CSS (global.css): it is on every page, so no component library is needed to draw it.
  */
-export function AppShell({ permission, children }: { permission?: Permission; children: ReactNode }) {
+export function AppShell({ permission, initialMe, children }: { permission?: Permission; initialMe?: Me; children: ReactNode }) {
   const { pathname, asPath } = useRouter();
   const { data: session } = useSession();
   const idToken = useAppSelector(selectIdToken);
-  const { data: me, isLoading, isError, error, isFetching, refetch } = useGetMeQuery(undefined, { skip: !idToken });
+  const { data: fetchedMe, isLoading, isError, error, isFetching, refetch } = useGetMeQuery(undefined, { skip: !idToken });
+  // The user the server rendered the page with, until the browser's own reading arrives.
+  const me = fetchedMe ?? (isError ? undefined : initialMe);
   const [menuOpen, setMenuOpen] = useState(false);
   // The drawer's code loads the first time the menu is opened, and stays for its closing animation.
   const [menuUsed, setMenuUsed] = useState(false);
@@ -44,23 +48,21 @@ export function AppShell({ permission, children }: { permission?: Permission; ch
   // Until the user is known every item would show disabled: wait rather than flash.
   const sideBar = me ? <SideBar actor={me} pathname={pathname} /> : null;
   return (
-    <Layout style={{ minHeight: '100vh' }}>
+    <div className="hdp-layout">
       <AppHeader me={me} fallbackName={session?.user?.name} onOpenMenu={() => {
           setMenuUsed(true);
           setMenuOpen(true);
         }} />
-      <Layout>
-        <Layout.Sider width={232} className="hdp-sider" style={{ borderInlineEnd: '1px solid #e5e8ec' }}>
-          {sideBar}
-        </Layout.Sider>
+      <div className="hdp-body">
+        <aside className="hdp-sider">{sideBar}</aside>
         {menuUsed ? (
           <NavDrawer open={menuOpen} onClose={() => setMenuOpen(false)}>
             {sideBar}
           </NavDrawer>
         ) : null}
-        {/* antd's Layout.Content is the page's one <main>. */}
-        <Layout.Content className="hdp-content">{content}</Layout.Content>
-      </Layout>
-    </Layout>
+        {/* The page's one <main>. */}
+        <main className="hdp-content">{content}</main>
+      </div>
+    </div>
   );
 }

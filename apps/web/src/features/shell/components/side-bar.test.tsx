@@ -3,26 +3,29 @@ import { describe, expect, it } from 'vitest';
 import { SIDE_BAR_ITEMS, whyDisabled, activeItemKey } from '@/config/side-bar';
 import { SideBar } from './side-bar';
 
+const item = (name: string) => screen.getByRole('link', { name });
+
 describe('the side bar', () => {
-  it('enables every item for an administrator', () => {
+  it('enables every item for an administrator and marks the current one', () => {
     render(<SideBar actor={{ status: 'ACTIVE', roles: ['ADMIN'] }} pathname="/users" />);
-    for (const item of SIDE_BAR_ITEMS) {
-      expect(screen.getByRole('menuitem', { name: item.label })).not.toHaveAttribute('aria-disabled', 'true');
-    }
-    expect(screen.getByRole('link', { name: 'Users' })).toHaveAttribute('href', '/users');
+    for (const { label } of SIDE_BAR_ITEMS) expect(item(label)).not.toHaveAttribute('aria-disabled', 'true');
+    expect(item('Users')).toHaveAttribute('href', '/users');
+    expect(item('Users')).toHaveAttribute('aria-current', 'page');
+    expect(item('Cohorts')).not.toHaveAttribute('aria-current');
   });
 
-  it('disables what a researcher may not open, keeping it visible', () => {
+  it('disables what a researcher may not open, keeping it visible, and says who may', () => {
     render(<SideBar actor={{ status: 'ACTIVE', roles: ['RESEARCHER'] }} pathname="/data-explorer" />);
-    expect(screen.getByRole('menuitem', { name: 'Users' })).toHaveAttribute('aria-disabled', 'true');
-    expect(screen.getByRole('menuitem', { name: 'Audit Log' })).toHaveAttribute('aria-disabled', 'true');
-    expect(screen.getByRole('menuitem', { name: 'Workbenches' })).not.toHaveAttribute('aria-disabled', 'true');
-    expect(screen.queryByRole('link', { name: 'Users' })).toBeNull();
+    expect(item('Users')).toHaveAttribute('aria-disabled', 'true');
+    expect(item('Users')).not.toHaveAttribute('href');
+    expect(item('Users')).toHaveAccessibleDescription('Only administrators can open Users.');
+    expect(item('Audit Log')).toHaveAttribute('aria-disabled', 'true');
+    expect(item('Workbenches')).not.toHaveAttribute('aria-disabled', 'true');
   });
 
   it('disables everything for a disabled account', () => {
     render(<SideBar actor={{ status: 'DISABLED', roles: ['ADMIN'] }} pathname="/" />);
-    for (const item of SIDE_BAR_ITEMS) expect(screen.getByRole('menuitem', { name: item.label })).toHaveAttribute('aria-disabled', 'true');
+    for (const { label } of SIDE_BAR_ITEMS) expect(item(label)).toHaveAttribute('aria-disabled', 'true');
   });
 
   it('says who may open a disabled item, from the permission matrix', () => {

@@ -5,7 +5,7 @@ import { getProviders, signIn, useSession } from 'next-auth/react';
 import { Alert, Button } from 'antd';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { BRAND } from '@/config/brand';
-import { formatDate } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import { AuthCard } from '@/components/auth-card';
 import { SIGN_IN_PATH } from '@/lib/auth/sign-in-urls';
 import { detailOf } from '@/lib/errors/api-error-handler';

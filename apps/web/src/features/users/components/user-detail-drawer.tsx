@@ -1,6 +1,7 @@
 import { Descriptions, Drawer } from 'antd';
 import type { User } from '@hdp/contract';
-import { DATE_TIME_FORMAT, formatDate } from '@/config/constants';
+import { DATE_TIME_FORMAT } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import dayjs from 'dayjs';
 import { useGetUserQuery } from '../api/get-user';
 import { ROLE_LABELS, SOURCE_LABELS } from '../labels';

@@ -1,6 +1,7 @@
 import { Button, Table, type TableProps } from 'antd';
 import type { User } from '@hdp/contract';
-import { formatDate, PAGE_SIZES } from '@/config/constants';
+import { PAGE_SIZES } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import { describeTotal, orderOf, type UserListState } from '../hooks/user-list-params';
 import { ROLE_LABELS, SOURCE_LABELS } from '../labels';
 import { UserRowActions } from './user-row-actions';

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { Card, Flex } from 'antd';
 import type { WorkbenchSummary } from '@hdp/contract';
-import { formatDate } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import { describeContents, myRoleLabel } from '../labels';
 import { ReleaseStateTag } from './release-state-tag';
 

@@ -3,7 +3,7 @@ import { Alert, Button, Descriptions, Flex, Progress, Table, Tabs, type Descript
 import type { Workbench, WorkbenchCohort, WorkbenchDocument, WorkbenchMember, WorkbenchQuery } from '@hdp/contract';
 import { RELEASED_TABLES } from '@hdp/contract/workbench-rules';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { formatDate } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import { formatSize } from '@/lib/files/document-size';
 import { useGetMeQuery } from '@/features/users/api/get-me';
 import { countOf, MEMBER_ROLE_LABELS, myRoleLabel } from '../labels';

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { Table, type TableProps } from 'antd';
 import type { WorkbenchSummary } from '@hdp/contract';
-import { formatDate } from '@/config/constants';
+import { formatDate } from '@/lib/dates/format-date';
 import { myRoleLabel } from '../labels';
 import { ReleaseStateTag } from './release-state-tag';
 

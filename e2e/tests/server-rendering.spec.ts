@@ -1,0 +1,27 @@
+import { expect, test } from '@playwright/test';
+import { ACCOUNTS } from '../support/stack';
+import { expectShell, signIn } from '../support/pages';
+
+// A protected page's first HTML is the shell and the page's frame, not a spinner: the server renders
+// it with the session and the signed-in user.
+test('a protected page arrives rendered with the shell and the signed-in user', async ({ page }) => {
+  const { steward } = ACCOUNTS;
+  await signIn(page, steward);
+  await expectShell(page, steward.name);
+  const html = await (await page.request.get('/cohorts')).text();
+  expect(html).toContain('aria-label="Main"');
+  expect(html).toContain(steward.name);
+  expect(html).toContain('Data steward');
+  expect(html).not.toContain('Checking your session');
+  // The page's own frame is there too: its heading.
+  expect(html).toMatch(/<h[1-4][^>]*>Cohorts<\/h[1-4]>/);
+});
+
+test('without a session the HTML holds no one’s details, and the browser is sent to sign in', async ({ page }) => {
+  const answer = await page.request.get('/cohorts');
+  const html = await answer.text();
+  expect(html).not.toContain('aria-label="Main"');
+  for (const account of Object.values(ACCOUNTS)) expect(html).not.toContain(account.email);
+  await page.goto('/cohorts');
+  await expect(page).toHaveURL(/\/api\/auth\/signin/);
+});
