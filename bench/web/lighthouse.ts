@@ -84,11 +84,20 @@ async function signInBrowser(port: number, webUrl: string): Promise<void> {
 }
 
 /** Median of `runs` Lighthouse runs of each route (each a cold load: Lighthouse empties the cache first). */
-async function lighthouseRoutes(webUrl: string, fixtures: RouteFixtures): Promise<{ route: AppRoute; url: string; median: Measurement; runs: Measurement[] }[]> {
+interface PageFigures {
+  route: AppRoute;
+  url: string;
+  /** Per figure, the median of the runs; null when a run failed. */
+  median: Measurement | null;
+  runs: Measurement[];
+  error: string | null;
+}
+
+async function lighthouseRoutes(webUrl: string, fixtures: RouteFixtures): Promise<PageFigures[]> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-lighthouse-'));
   const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, userDataDir: profile, logLevel: 'error' });
   const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] };
-  const results = [];
+  const results: PageFigures[] = [];
   try {
     // Signed-out pages first, while the browser has no session; then the signed-in ones.
     const ordered = [...routes.filter((route) => !route.signedIn), ...routes.filter((route) => route.signedIn)];
@@ -100,14 +109,22 @@ async function lighthouseRoutes(webUrl: string, fixtures: RouteFixtures): Promis
       }
       const url = `${webUrl}${route.path(fixtures)}`;
       const measured: Measurement[] = [];
-      for (let run = 1; run <= runs; run++) {
-        const result = await lighthouse(url, flags, options.desktop ? desktopConfig : undefined);
-        if (!result) throw new Error(`${url}: Lighthouse returned nothing`);
-        if (new URL(result.lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
-          throw new Error(`${url} ended at ${result.lhr.finalDisplayedUrl}: the page redirected (is the session gone?)`);
+      try {
+        for (let run = 1; run <= runs; run++) {
+          // The 404 page answers 404 on purpose; any other page must answer 200.
+          const result = await lighthouse(url, { ...flags, ignoreStatusCode: route.page === '/404' }, options.desktop ? desktopConfig : undefined);
+          if (!result) throw new Error(`${url}: Lighthouse returned nothing`);
+          if (new URL(result.lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
+            throw new Error(`${url} ended at ${result.lhr.finalDisplayedUrl}: the page redirected (is the session gone?)`);
+          }
+          measured.push(measurementOf(result.lhr));
+          log(`${route.page} run ${run}/${runs}: performance ${measured.at(-1)!.performance}`);
         }
-        measured.push(measurementOf(result.lhr));
-        log(`${route.page} run ${run}/${runs}: performance ${measured.at(-1)!.performance}`);
+      } catch (error) {
+        // One page that cannot be measured must not lose the others' figures: it is reported, and the bench fails.
+        log(`${route.page}: ${error instanceof Error ? error.message : String(error)}`);
+        results.push({ route, url, runs: measured, median: null, error: error instanceof Error ? error.message : String(error) });
+        continue;
       }
       const pick = (key: keyof Measurement) => median(measured.map((m) => m[key]));
       results.push({
@@ -115,6 +132,7 @@ async function lighthouseRoutes(webUrl: string, fixtures: RouteFixtures): Promis
         url,
         runs: measured,
         median: { performance: pick('performance'), lcpMs: pick('lcpMs'), tbtMs: pick('tbtMs'), cls: pick('cls'), accessibility: pick('accessibility'), jsKb: pick('jsKb') },
+        error: null,
       });
     }
   } finally {
@@ -213,7 +231,11 @@ try {
       `Lighthouse 12, ${options.desktop ? 'desktop preset' : 'default mobile simulation'}, median of ${runs} run(s) per page; ! = misses the goal in bench/web/performance-budgets.json\n\n`,
     );
     process.stdout.write(`${'page'.padEnd(32)}${'perf'.padStart(6)}${'LCP ms'.padStart(9)}${'TBT ms'.padStart(9)}${'CLS'.padStart(8)}${'a11y'.padStart(7)}${'JS kB gz'.padStart(10)}\n`);
-    for (const { route, median: m } of pages) {
+    for (const { route, median: m, error } of pages) {
+      if (!m) {
+        process.stdout.write(`${route.page.padEnd(32)}  not measured: ${error}\n`);
+        continue;
+      }
       process.stdout.write(
         `${route.page.padEnd(32)}${m.performance.toFixed(2).padStart(5)}${mark(m.performance >= budgets.minPerformance)}` +
           `${Math.round(m.lcpMs).toString().padStart(8)}${mark(m.lcpMs <= budgets.maxLcpMs)}` +
@@ -231,6 +253,7 @@ try {
     }
     process.stdout.write(`\nMachine load (1/5/15 min): ${os.loadavg().map((load) => load.toFixed(2)).join(' ')} on ${os.cpus().length} cores\n`);
   }
+  if (pages.some((page) => page.error)) process.exitCode = 1;
 } finally {
   await stack.stop();
 }
