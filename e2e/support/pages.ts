@@ -1,13 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
-/** Signs in on the built-in sign-in page, starting from wherever the browser is. */
-export async function signIn(page: Page, account: { email: string; password: string }, from = '/api/auth/signin'): Promise<void> {
-  if (from) await page.goto(from);
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign in with email and password' }).click();
-}
+export { signIn } from './sign-in';
 
 /**
  * Waits until nothing on the page moves for a few frames in a row. The animations running at one
