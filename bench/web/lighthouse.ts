@@ -112,7 +112,12 @@ async function lighthouseRoutes(webUrl: string, fixtures: RouteFixtures): Promis
       try {
         for (let run = 1; run <= runs; run++) {
           // The 404 page answers 404 on purpose; any other page must answer 200.
-          const result = await lighthouse(url, { ...flags, ignoreStatusCode: route.page === '/404' }, options.desktop ? desktopConfig : undefined);
+          let result = await lighthouse(url, { ...flags, ignoreStatusCode: route.page === '/404' }, options.desktop ? desktopConfig : undefined);
+          // A trace that failed to record (NO_NAVSTART and the like, on a busy machine) says to run again: once.
+          if (result?.lhr.runtimeError) {
+            log(`${route.page} run ${run}: ${result.lhr.runtimeError.code}, running it again`);
+            result = await lighthouse(url, { ...flags, ignoreStatusCode: route.page === '/404' }, options.desktop ? desktopConfig : undefined);
+          }
           if (!result) throw new Error(`${url}: Lighthouse returned nothing`);
           if (new URL(result.lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
             throw new Error(`${url} ended at ${result.lhr.finalDisplayedUrl}: the page redirected (is the session gone?)`);
