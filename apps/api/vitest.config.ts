@@ -8,6 +8,14 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Two files at a time: much of a file's time is spent waiting (PostgreSQL, child processes,
+    // notebooks, sockets), and vitest's default on two cores is one worker. Files never share a
+    // database, a data directory or a port (each makes its own), so they may run side by side.
+    maxWorkers: 2,
+    // A worker keeps its loaded modules from one file to the next: importing the API (Fastify, drizzle,
+    // the routes) again for each of some seventy file runs cost about a second each. Every file still
+    // builds its own apps and databases; nothing in the suite relies on a fresh module state.
+    isolate: false,
     globalSetup: ['test/support/pglite-template.ts'],
     projects: [
       { extends: true, test: { name: 'api-pglite', include: ['test/**/*.test.ts'], env: { HDP_TEST_DB: 'pglite' } } },

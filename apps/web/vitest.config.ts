@@ -15,6 +15,10 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic' } },
   test: {
     environment: 'jsdom',
+    // Two files at a time: vitest's default on two cores is one worker, and the main process is idle
+    // while the tests run. Each file keeps its own module state (isolation stays on: the tests mock
+    // modules and stub globals such as fetch).
+    maxWorkers: 2,
     globals: true,
     setupFiles: ['./vitest.setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
