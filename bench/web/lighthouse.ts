@@ -172,7 +172,7 @@ async function timeSideBarLink(page: Page, label: string, heading: string): Prom
   const watching = page.evaluate<number>(WATCH_NEXT_ROUTE_CHANGE.replaceAll('HEADING', JSON.stringify(heading)));
   // Evaluations run in order: once this one has, the listener is in place.
   await page.evaluate('0');
-  await page.getByRole('menuitem', { name: label }).getByRole('link').click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
   return watching;
 }
 
@@ -186,6 +186,8 @@ async function routeChanges(webUrl: string): Promise<{ firstVisitMs: number; cac
     await page.getByTestId('current-user').filter({ hasText: ACCOUNTS.admin.name }).waitFor();
     await page.goto('/users');
     await page.locator('main .ant-table-tbody tr.ant-table-row').first().waitFor();
+    // The page arrives rendered by the server: its links respond once React has taken it over.
+    await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
     const firstVisitMs = await timeSideBarLink(page, 'Audit Log', 'Audit Log');
     const cachedAuditLogMs: number[] = [];
     const cachedUsersMs: number[] = [];

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Dataset, Me } from '@hdp/contract';
 import { aUser, fakeApi, renderWithStore, type RecordedCall } from '@/test-support/render';
 import { aCohort } from '@/test-support/cohort-fixtures';
+import { CurrentUserContext } from '@/lib/auth/current-user';
 import { HomePage } from './home-page';
 
 const dataset: Dataset = {
@@ -37,11 +38,19 @@ function serve(me: Me, overrides: (call: RecordedCall) => { status?: number; bod
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The home page inside the shell's knowledge of the user, as the app renders it. */
+const renderHome = (me: Me) =>
+  renderWithStore(
+    <CurrentUserContext.Provider value={me}>
+      <HomePage />
+    </CurrentUserContext.Provider>,
+  );
+
 describe('the home page', () => {
   it('shows a researcher the dataset, their recent work and what they can do next', async () => {
     const me = meWith(['RESEARCHER']);
     const calls = serve(me);
-    renderWithStore(<HomePage />);
+    renderHome(me);
     expect(await screen.findByRole('heading', { name: 'Welcome, Rosalind', level: 1 })).toBeInTheDocument();
 
     const panel = screen.getByRole('region', { name: 'The dataset' });
@@ -66,23 +75,25 @@ describe('the home page', () => {
   });
 
   it('shows an auditor no aggregate data, only the way to the audit log', async () => {
-    const calls = serve(meWith(['AUDITOR']));
-    renderWithStore(<HomePage />);
+    const auditor = meWith(['AUDITOR']);
+    const calls = serve(auditor);
+    renderHome(auditor);
     const steps = await screen.findByRole('region', { name: 'What you can do' });
     expect(within(steps).getByRole('link', { name: 'Review the audit log' })).toHaveAttribute('href', '/audit-log');
     expect(screen.queryByRole('region', { name: 'The dataset' })).toBeNull();
     expect(screen.queryByRole('region', { name: 'Your recent queries' })).toBeNull();
-    expect(calls.map((c) => c.path)).toEqual(['/api/v1/users/me/']);
+    // No aggregate data is asked for: the user comes from the shell.
+    expect(calls.map((c) => c.path)).toEqual([]);
   });
 
   it('says when no data is loaded yet, and when the dataset cannot be read', async () => {
     serve(meWith(['RESEARCHER']), (call) => (call.path === '/api/v1/data-explorer/dataset/' ? { body: { ...dataset, loaded: false, source: null, loaded_at: null, person_count: null, person_count_display: '0', domains: [] } } : undefined));
-    const { unmount } = renderWithStore(<HomePage />);
+    const { unmount } = renderHome(meWith(['RESEARCHER']));
     expect(await screen.findByText('No health data is loaded yet.')).toBeInTheDocument();
     unmount();
     vi.unstubAllGlobals();
     serve(meWith(['RESEARCHER']), (call) => (call.path === '/api/v1/data-explorer/dataset/' ? { status: 500, body: { detail: 'Boom' } } : undefined));
-    renderWithStore(<HomePage />);
+    renderHome(meWith(['RESEARCHER']));
     expect(await screen.findByText('The dataset could not be read.')).toBeInTheDocument();
   });
 });

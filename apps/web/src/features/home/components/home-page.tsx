@@ -3,7 +3,7 @@ import Link from 'next/link';
 import type { Me } from '@hdp/contract';
 import { can } from '@hdp/contract/permissions';
 import { BRAND } from '@/config/brand';
-import { useGetMeQuery } from '@/features/users/api/get-me';
+import { useCurrentUser } from '@/lib/auth/current-user';
 import { nextStepsFor } from '../next-steps';
 import { DatasetPanel } from './dataset-panel';
 import { PANEL, PANEL_TITLE } from './panel-style';
@@ -40,8 +40,8 @@ export function NextSteps({ me }: { me: Me }) {
  * data), their recent work, and what their roles let them do next.
  */
 export function HomePage() {
-  // The shell renders pages only once the user is known, so `me` is there.
-  const { data: me } = useGetMeQuery();
+  // The shell renders pages only once the user is known (on the server too), so `me` is there.
+  const me = useCurrentUser();
   if (!me) return null;
   const firstName = (me.name ?? me.email).split(' ')[0];
   return (

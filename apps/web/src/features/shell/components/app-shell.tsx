@@ -10,6 +10,7 @@ import { useGetMeQuery } from '@/features/users/api/get-me';
 import { AppHeader } from './app-header';
 import { SideBar } from './side-bar';
 import { LoadingStatus } from '@/components/loading-status';
+import { CurrentUserContext } from '@/lib/auth/current-user';
 
 // Shown only when something is wrong: their code (and the component library under them) loads then.
 const PageResult = dynamic(() => import('@/components/page-result'));
@@ -61,7 +62,9 @@ export function AppShell({ permission, initialMe, children }: { permission?: Per
           </NavDrawer>
         ) : null}
         {/* The page's one <main>. */}
-        <main className="hdp-content">{content}</main>
+        <main className="hdp-content">
+          <CurrentUserContext.Provider value={me}>{content}</CurrentUserContext.Provider>
+        </main>
       </div>
     </div>
   );
