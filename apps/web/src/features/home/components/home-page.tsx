@@ -7,7 +7,8 @@ import { useCurrentUser } from '@/lib/auth/current-user';
 import { nextStepsFor } from '../next-steps';
 import { DatasetPanel } from './dataset-panel';
 import { PANEL, PANEL_TITLE } from './panel-style';
-import { RecentWork } from './recent-work';
+import { RecentWork, useHomeDataSettled } from './recent-work';
+import { LoadingStatus } from '@/components/loading-status';
 
 /** What the user's roles let them do next, as links. */
 export function NextSteps({ me }: { me: Me }) {
@@ -43,6 +44,11 @@ export function HomePage() {
   // The shell renders pages only once the user is known (on the server too), so `me` is there.
   const me = useCurrentUser();
   if (!me) return null;
+  return <Home me={me} />;
+}
+
+function Home({ me }: { me: Me }) {
+  const settled = useHomeDataSettled(me);
   const firstName = (me.name ?? me.email).split(' ')[0];
   return (
     <>
@@ -50,15 +56,19 @@ export function HomePage() {
         <title>{`Home · ${BRAND.name}`}</title>
       </Head>
       <h1 style={{ fontSize: 24, fontWeight: 600, margin: '0 0 16px' }}>Welcome, {firstName}</h1>
-      <div className="hdp-home-grid">
-        <div className="hdp-home-column">
-          {can(me, 'dataExplorer:readDataset') ? <DatasetPanel /> : null}
-          <NextSteps me={me} />
+      {settled ? (
+        <div className="hdp-home-grid">
+          <div className="hdp-home-column">
+            {can(me, 'dataExplorer:readDataset') ? <DatasetPanel /> : null}
+            <NextSteps me={me} />
+          </div>
+          <div className="hdp-home-column">
+            <RecentWork me={me} />
+          </div>
         </div>
-        <div className="hdp-home-column">
-          <RecentWork me={me} />
-        </div>
-      </div>
+      ) : (
+        <LoadingStatus label="Loading your home page" padding={48} />
+      )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import Link from 'next/link';
 import { Alert } from 'antd';
 import type { Me } from '@hdp/contract';
@@ -8,10 +8,33 @@ import { LoadingStatus } from '@/components/loading-status';
 import { useListQueriesQuery } from '@/features/data-explorer/api/queries';
 import { useListCohortsQuery } from '@/features/cohorts/api/list-cohorts';
 import { useListWorkbenchesQuery } from '@/features/workbenches/api/list-workbenches';
+import { useGetDatasetQuery } from '../api/get-dataset';
 import { PANEL, PANEL_TITLE } from './panel-style';
 
 /** How many recent items each list shows. */
 export const RECENT_COUNT = 5;
+
+/** The calls of the recent lists (the home page waits on the same ones: RTK Query shares them). */
+export const recentQueriesArgs = (me: Me) => ({ skip: 0, limit: RECENT_COUNT, created_by: me.id, order_by: '-updated_at' }) as const;
+export const RECENT_COHORTS_ARGS = { skip: 0, limit: RECENT_COUNT, order_by: '-updated_at' } as const;
+export const RECENT_WORKBENCHES_ARGS = { skip: 0, limit: RECENT_COUNT } as const;
+
+/**
+ * Whether every panel of the home page the user may see has its first answer (data or failure).
+ * The page shows them together then: panels filling in one by one would push the ones below them
+ * down while the user reads (layout shift).
+ */
+export function useHomeDataSettled(me: Me): boolean {
+  const dataset = useGetDatasetQuery(undefined, { skip: !can(me, 'dataExplorer:readDataset') });
+  const queries = useListQueriesQuery(recentQueriesArgs(me), { skip: !can(me, 'queries:list') });
+  const cohorts = useListCohortsQuery(RECENT_COHORTS_ARGS, { skip: !can(me, 'cohorts:list') });
+  const workbenches = useListWorkbenchesQuery(RECENT_WORKBENCHES_ARGS, { skip: !can(me, 'workbenches:list') });
+  // Once shown, the panels stay: a panel's own later loading (a retry of a failed call, which its
+  // mounting starts) must not take the page back to the spinner.
+  const [settled, setSettled] = useState(false);
+  if (!settled && [dataset, queries, cohorts, workbenches].every((call) => !call.isLoading)) setSettled(true);
+  return settled;
+}
 
 interface RecentItem {
   id: string;
@@ -67,7 +90,7 @@ export function RecentList({ title, items, isLoading, isError, empty, all }: Rec
 }
 
 function RecentQueries({ me }: { me: Me }) {
-  const { data, isLoading, isError } = useListQueriesQuery({ skip: 0, limit: RECENT_COUNT, created_by: me.id, order_by: '-updated_at' });
+  const { data, isLoading, isError } = useListQueriesQuery(recentQueriesArgs(me));
   return (
     <RecentList
       title="Your recent queries"
@@ -81,7 +104,7 @@ function RecentQueries({ me }: { me: Me }) {
 }
 
 function RecentCohorts() {
-  const { data, isLoading, isError } = useListCohortsQuery({ skip: 0, limit: RECENT_COUNT, order_by: '-updated_at' });
+  const { data, isLoading, isError } = useListCohortsQuery(RECENT_COHORTS_ARGS);
   return (
     <RecentList
       title="Recent cohorts"
@@ -100,7 +123,7 @@ function RecentCohorts() {
 }
 
 function RecentWorkbenches() {
-  const { data, isLoading, isError } = useListWorkbenchesQuery({ skip: 0, limit: RECENT_COUNT });
+  const { data, isLoading, isError } = useListWorkbenchesQuery(RECENT_WORKBENCHES_ARGS);
   return (
     <RecentList
       title="Your workbenches"
