@@ -25,3 +25,14 @@ test('without a session the HTML holds no one’s details, and the browser is se
   await page.goto('/cohorts');
   await expect(page).toHaveURL(/\/api\/auth\/signin/);
 });
+
+test('the sign-out page arrives asking whether to sign out, not with a spinner', async ({ page }) => {
+  const { researcher } = ACCOUNTS;
+  await signIn(page, researcher);
+  await expectShell(page, researcher.name);
+  const html = await (await page.request.get('/signout')).text();
+  expect(html).toContain('Are you sure you want to sign out');
+  // Signed out, the same page says so from the first HTML.
+  await page.context().clearCookies();
+  expect(await (await page.request.get('/signout')).text()).toContain('You are signed out');
+});

@@ -8,4 +8,12 @@ import type { Permission } from '@hdp/contract';
  */
 export type PageAccess = 'public' | 'shell-if-signed-in' | { permission?: Permission };
 
-export type AppPage<P = object> = NextPage<P> & { access?: PageAccess };
+export type AppPage<P = object> = NextPage<P> & {
+  access?: PageAccess;
+  /**
+   * A public page whose content depends on whether someone is signed in (sign-out) is rendered on
+   * the server with the session, so its first HTML is already the right content. (Pages that are
+   * not public always are, with the user too.)
+   */
+  sessionOnServer?: boolean;
+};

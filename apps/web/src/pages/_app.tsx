@@ -51,10 +51,11 @@ export default function App({ Component, pageProps: { session, me, ...pageProps 
 App.getInitialProps = async (context: AppContext) => {
   const props = await NextApp.getInitialProps(context);
   const { req, res } = context.ctx;
-  if (typeof window === 'undefined' && req && res && (context.Component as AppPage).access !== 'public') {
+  const page = context.Component as AppPage;
+  if (typeof window === 'undefined' && req && res && (page.access !== 'public' || page.sessionOnServer)) {
     const { readPageSession } = await import('@/lib/auth/server-page-session');
     // Should reading it fail, the page renders as it would without: the browser asks for the session.
-    Object.assign(props.pageProps, await readPageSession(req, res).catch(() => ({})));
+    Object.assign(props.pageProps, await readPageSession(req, res, { withUser: page.access !== 'public' }).catch(() => ({})));
   }
   return props;
 };

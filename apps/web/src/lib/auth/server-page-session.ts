@@ -20,15 +20,16 @@ export interface PageSession {
  * What a protected page is rendered with on the server: the session and the user it belongs to.
  * With them the first HTML already holds the header, the side bar and the page's own frame, where
  * it would otherwise hold a spinner until the browser had asked for the session and then for the
- * user, one after the other. Read-only: the browser still reads the user again, and every call it
- * makes is authorised by the API as before.
+ * user, one after the other. `withUser: false` reads the session alone (a public page whose content
+ * depends on it). Read-only: the browser still reads the user again, and every call it makes is
+ * authorised by the API as before.
  */
-export async function readPageSession(req: IncomingMessage, res: ServerResponse): Promise<PageSession> {
+export async function readPageSession(req: IncomingMessage, res: ServerResponse, { withUser = true } = {}): Promise<PageSession> {
   assertSessionSecret();
   const found = await getServerSession(req as NextApiRequest, res as NextApiResponse, buildAuthOptions());
   // Plain data only: undefined fields do not serialise into the page.
   const session = found ? (JSON.parse(JSON.stringify(found)) as Session) : null;
-  if (!session?.idToken || session.error) return { session };
+  if (!withUser || !session?.idToken || session.error) return { session };
   const { apiInternalUrl, clientAddressSecret, trustProxy } = readServerEnv();
   try {
     const answer = await fetch(`${apiInternalUrl}${ROUTES.getMe.path}`, {
