@@ -1,14 +1,19 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
 import { expectShell, signIn } from '../support/pages';
+
+/** Signs in, then fetches a page's HTML as the server first sends it (no script has run on it). */
+async function firstHtmlSignedIn(page: Page, account: { email: string; password: string; name: string }, path: string): Promise<string> {
+  await signIn(page, account);
+  await expectShell(page, account.name);
+  return (await page.request.get(path)).text();
+}
 
 // A protected page's first HTML is the shell and the page's frame, not a spinner: the server renders
 // it with the session and the signed-in user.
 test('a protected page arrives rendered with the shell and the signed-in user', async ({ page }) => {
   const { steward } = ACCOUNTS;
-  await signIn(page, steward);
-  await expectShell(page, steward.name);
-  const html = await (await page.request.get('/cohorts')).text();
+  const html = await firstHtmlSignedIn(page, steward, '/cohorts');
   expect(html).toContain('aria-label="Main"');
   expect(html).toContain(steward.name);
   expect(html).toContain('Data steward');
@@ -27,10 +32,7 @@ test('without a session the HTML holds no one’s details, and the browser is se
 });
 
 test('the sign-out page arrives asking whether to sign out, not with a spinner', async ({ page }) => {
-  const { researcher } = ACCOUNTS;
-  await signIn(page, researcher);
-  await expectShell(page, researcher.name);
-  const html = await (await page.request.get('/signout')).text();
+  const html = await firstHtmlSignedIn(page, ACCOUNTS.researcher, '/signout');
   expect(html).toContain('Are you sure you want to sign out');
   // Signed out, the same page says so from the first HTML.
   await page.context().clearCookies();

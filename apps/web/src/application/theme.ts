@@ -21,11 +21,6 @@ export const THEME: ThemeConfig = {
     colorError: '#cf1322',
     fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
   },
-  components: {
-    Layout: { siderBg: '#ffffff', headerBg: '#ffffff', bodyBg: '#f5f7fa' },
-    // Opaque selection colours: the translucent defaults are measured (and read) as low contrast.
-    Menu: { itemSelectedBg: '#e3edf2', itemSelectedColor: BRAND.primaryColor, itemHoverBg: '#f0f4f6' },
-  },
 };
 
 /**

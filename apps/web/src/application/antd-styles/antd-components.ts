@@ -22,8 +22,6 @@ export const ANTD_COMPONENTS = [
   'Form',
   'Input',
   'InputNumber',
-  'Layout',
-  'Menu',
   'message',
   'Modal',
   'notification',

@@ -9,6 +9,9 @@ import { assertSessionSecret, readServerEnv } from './server-env';
 /** Past this, the page is sent without the user and the browser asks for them, as without this step. */
 const ME_TIMEOUT_MS = 2_000;
 
+// Built once, as the auth route builds its handler: every protected page's request needs them.
+let authOptions: ReturnType<typeof buildAuthOptions> | undefined;
+
 export interface PageSession {
   /** The signed-in session (null: signed out), for next-auth's provider: the browser need not ask for it. */
   session: Session | null;
@@ -26,7 +29,7 @@ export interface PageSession {
  */
 export async function readPageSession(req: IncomingMessage, res: ServerResponse, { withUser = true } = {}): Promise<PageSession> {
   assertSessionSecret();
-  const found = await getServerSession(req as NextApiRequest, res as NextApiResponse, buildAuthOptions());
+  const found = await getServerSession(req as NextApiRequest, res as NextApiResponse, (authOptions ??= buildAuthOptions()));
   // Plain data only: undefined fields do not serialise into the page.
   const session = found ? (JSON.parse(JSON.stringify(found)) as Session) : null;
   if (!withUser || !session?.idToken || session.error) return { session };

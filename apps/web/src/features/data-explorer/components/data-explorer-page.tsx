@@ -3,11 +3,13 @@ import dynamic from 'next/dynamic';
 import { useQueryFromUrl } from '../hooks/use-query-from-url';
 import { LoadingStatus } from '@/components/loading-status';
 
+const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24 } as const;
+
 const loading = (label: string) => () => <LoadingStatus label={label} padding={24} />;
 // While the query's code loads, its place keeps the height of an empty query's panel, so the saved
 // queries below do not jump down when it arrives.
 const loadingQuery = () => (
-  <div style={{ minHeight: 164, marginBottom: 16, background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8 }}>
+  <div style={{ ...PANEL, padding: 0, minHeight: 164, marginBottom: 16 }}>
     <LoadingStatus label="Loading the query" padding={48} />
   </div>
 );
@@ -15,8 +17,6 @@ const loadingQuery = () => (
 // ECharts only with a result), which keeps the route's first-load JavaScript within budget.
 const QueryWorkspace = dynamic(() => import('./query-workspace').then((m) => m.QueryWorkspace), { ssr: false, loading: loadingQuery });
 const SavedQueries = dynamic(() => import('./saved-queries').then((m) => m.SavedQueries), { ssr: false, loading: loading('Loading the saved queries') });
-
-const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24 } as const;
 
 /** The Data Explorer page: build, run and save queries; open saved ones. */
 export function DataExplorerPage() {
