@@ -3,12 +3,14 @@ import type { ThemeConfig } from 'antd';
 import { BRAND } from '../config/brand';
 
 /**
- * The antd theme of the product. `hashed: false` leaves antd's class names unscoped, so the
- * stylesheet written at build time (`antd-styles/write-stylesheet.ts`) matches the components'
- * classes whatever the build mode.
+ * The antd theme of the product. `hashed: false` leaves antd's class names unscoped, and a fixed
+ * `cssVar.key` names the class that carries the theme's CSS variables (antd would otherwise make one
+ * per provider from React's `useId`), so the stylesheet written at build time
+ * (`antd-styles/write-stylesheet.ts`) matches the components' classes and variables in the browser.
  */
 export const THEME: ThemeConfig = {
   hashed: false,
+  cssVar: { key: 'hdp-theme' },
   token: {
     colorPrimary: BRAND.primaryColor,
     colorLink: BRAND.primaryColor,
