@@ -1,7 +1,7 @@
 // Lighthouse on every page of the web app's production build, signed in as the administrator through
 // the real sign-in form, then the time a side-bar link takes to show a list page already visited.
 // Usage: npm run bench:web-lighthouse [-- --runs N] [--routes /users,/audit-log] [--desktop] [--json]
-//          [--route-change-runs N] [--no-route-change]
+//          [--route-change-runs N] [--no-route-change] [--reports DIR]
 // Mobile: Lighthouse's default simulation (a mid-range phone on slow 4G, simulated throttling).
 // Scores move a lot with the machine's load: measure on an idle machine (docs/web-performance.md).
 import fs from 'node:fs';
@@ -24,6 +24,8 @@ const { values: options } = parseArgs({
     json: { type: 'boolean', default: false },
     'route-change-runs': { type: 'string', default: '5' },
     'no-route-change': { type: 'boolean', default: false },
+    // Keeps each run's whole Lighthouse report (JSON), to see what the figures come from.
+    reports: { type: 'string' },
   },
 });
 const runs = Number(options.runs);
@@ -78,6 +80,9 @@ async function signInBrowser(port: number, webUrl: string): Promise<void> {
   const page = await browser.contexts()[0]!.newPage();
   await signIn(page, ACCOUNTS.admin, `${webUrl}/api/auth/signin`);
   await page.getByTestId('current-user').filter({ hasText: ACCOUNTS.admin.name }).waitFor();
+  // Until React has taken the page over, the browser has not yet told the server its time zone (a
+  // cookie), without which the server leaves the lists' rows for the browser to read.
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
   await page.close();
   // Disconnects only: the browser and its default profile stay, for Lighthouse.
   await browser.close();
@@ -91,6 +96,13 @@ interface PageFigures {
   median: Measurement | null;
   runs: Measurement[];
   error: string | null;
+}
+
+/** One run's report as `DIR/users-1.json` (the page name with its slashes and brackets made plain). */
+function saveReport(directory: string, page: string, run: number, lhr: Result): void {
+  fs.mkdirSync(directory, { recursive: true });
+  const name = page.replace(/[[\]]/g, '').replace(/^\/|\/$/g, '').replace(/\//g, '_') || 'home';
+  fs.writeFileSync(path.join(directory, `${name}-${run}.json`), JSON.stringify(lhr));
 }
 
 async function lighthouseRoutes(webUrl: string, fixtures: RouteFixtures): Promise<PageFigures[]> {
@@ -122,6 +134,7 @@ async function lighthouseRoutes(webUrl: string, fixtures: RouteFixtures): Promis
           if (new URL(result.lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
             throw new Error(`${url} ended at ${result.lhr.finalDisplayedUrl}: the page redirected (is the session gone?)`);
           }
+          if (options.reports) saveReport(options.reports, route.page, run, result.lhr);
           measured.push(measurementOf(result.lhr));
           log(`${route.page} run ${run}/${runs}: performance ${measured.at(-1)!.performance}`);
         }

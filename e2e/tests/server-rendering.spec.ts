@@ -1,6 +1,23 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
 import { expectShell, signIn } from '../support/pages';
+import { APP_ROUTES, prepareRouteFixtures } from '../support/routes';
+
+/** What the browser reported as errors while the page was open (a failed hydration among them). */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+/** Opens a page in the browser and waits until React has taken over the HTML the server sent. */
+async function openHydrated(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
+}
 
 /** Signs in, then fetches a page's HTML as the server first sends it (no script has run on it). */
 async function firstHtmlSignedIn(page: Page, account: { email: string; password: string; name: string }, path: string): Promise<string> {
@@ -37,4 +54,59 @@ test('the sign-out page arrives asking whether to sign out, not with a spinner',
   // Signed out, the same page says so from the first HTML.
   await page.context().clearCookies();
   expect(await (await page.request.get('/signout')).text()).toContain('You are signed out');
+});
+
+// A list page's first HTML holds its first page of rows: the server read them with the session, and
+// the browser's store starts with the same answer, so React takes the page over without redrawing it
+// and without asking for the list again.
+test('a list page arrives with its first rows, and the browser takes it over as it is', async ({ page }) => {
+  const { admin, researcher } = ACCOUNTS;
+  const html = await firstHtmlSignedIn(page, admin, '/users');
+  expect(html).toContain(researcher.email);
+  expect(html).not.toContain('Loading users');
+
+  const errors = collectErrors(page);
+  const listCalls: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/v1/users/') listCalls.push(request.url());
+  });
+  await openHydrated(page, '/users');
+  await expect(page.getByRole('cell', { name: researcher.email })).toBeVisible();
+  // Taken over, it responds: sorting by email asks for the next order.
+  await page.getByRole('columnheader', { name: 'Email' }).click();
+  await expect.poll(() => listCalls.some((url) => url.includes('order_by=email'))).toBe(true);
+  expect(listCalls.filter((url) => !url.includes('order_by'))).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+// Dates are shown in the browser's time zone. A browser in another zone than the server's gets the
+// page without the rows, and reads them itself, rather than rows with the server's dates.
+test.describe('in a time zone other than the server’s', () => {
+  test.use({ timezoneId: 'Pacific/Kiritimati' });
+
+  test('the rows are read by the browser, and shown in its own zone', async ({ page }) => {
+    const { admin, researcher } = ACCOUNTS;
+    const html = await firstHtmlSignedIn(page, admin, '/users');
+    expect(html).not.toContain(researcher.email);
+    const errors = collectErrors(page);
+    await openHydrated(page, '/users');
+    await expect(page.getByRole('cell', { name: researcher.email })).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+});
+
+// Every signed-in page, rendered on the server with its data where it names any (lists, records, the
+// home page), must be the page React builds in the browser: a difference is a hydration error, after
+// which React throws the server's HTML away and draws the page again.
+test('every signed-in page is taken over in the browser without a hydration error', async ({ page }) => {
+  test.setTimeout(120_000);
+  const fixtures = await prepareRouteFixtures();
+  await signIn(page, ACCOUNTS.admin);
+  await expectShell(page, ACCOUNTS.admin.name);
+  const errors = collectErrors(page);
+  for (const route of APP_ROUTES.filter((candidate) => candidate.signedIn && candidate.page !== '/signout')) {
+    await openHydrated(page, route.path(fixtures));
+    await expect(page.getByRole('heading', { name: route.heading(fixtures), level: 1 })).toBeVisible();
+    expect(errors, route.page).toEqual([]);
+  }
 });

@@ -9,6 +9,8 @@ import { SESSION_REFETCH_SECONDS } from '@/lib/auth/session-tokens';
 import { AuthSync } from '@/features/auth/components/auth-sync';
 import dynamic from 'next/dynamic';
 import { makeStore } from './store';
+import { addInitialQueries, type InitialQueryEntry } from '@/lib/api/server-queries';
+import { rememberBrowserTimeZone } from '@/lib/dates/time-zone';
 import { RUNTIME_THEME } from './theme';
 
 // Toasts are only needed once something goes wrong or succeeds: their code loads after the page.
@@ -31,13 +33,20 @@ const ThirdPartyServices =
     : () => null;
 
 /** Session, store, theme and toasts: everything every page sits in. */
-export function AppProviders({ session, children }: { session?: Session | null; children: ReactNode }) {
-  const [store] = useState(() => makeStore());
+export function AppProviders({ session, initialQueries, children }: { session?: Session | null; initialQueries?: InitialQueryEntry[]; children: ReactNode }) {
+  // The session's id token from the start, so the page's queries are ready to go when it mounts;
+  // the answers the server rendered the page with are already in the cache.
+  const [store] = useState(() => {
+    const created = makeStore({ auth: { idToken: session?.idToken ?? null } });
+    addInitialQueries(created, initialQueries);
+    return created;
+  });
   const [csp] = useState(() => ({ nonce: pageNonce() }));
   // Pages arrive rendered by the server, shell included, and only respond once React has taken
   // them over: this mark says when, for browser tests and monitoring that must not click too early.
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
+    rememberBrowserTimeZone();
   }, []);
   return (
     <SessionProvider session={session} refetchInterval={SESSION_REFETCH_SECONDS} refetchOnWindowFocus>

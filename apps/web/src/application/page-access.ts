@@ -1,5 +1,6 @@
 import type { NextPage } from 'next';
 import type { Permission } from '@hdp/contract';
+import type { PageQueries } from '@/lib/api/server-queries';
 
 /**
  * Who may open a page: `public` pages render without a session (sign-out, errors); `shell-if-signed-in`
@@ -16,4 +17,10 @@ export type AppPage<P = object> = NextPage<P> & {
    * not public always are, with the user too.)
    */
   sessionOnServer?: boolean;
+  /**
+   * The queries whose answers the page shows first (a list's first page, the record it opens). A
+   * protected page with them is rendered on the server with their answers, so the first HTML holds
+   * the rows rather than a loading state; the browser's store starts with the same answers.
+   */
+  initialQueries?: PageQueries;
 };

@@ -5,6 +5,7 @@ import NextApp, { type AppContext, type AppProps } from 'next/app';
 import Head from 'next/head';
 import type { Session } from 'next-auth';
 import type { Me } from '@hdp/contract';
+import type { InitialQueryEntry } from '@/lib/api/server-queries';
 import { AppProviders } from '@/app/app-providers';
 import type { AppPage } from '@/app/page-access';
 import { BRAND } from '@/config/brand';
@@ -16,11 +17,11 @@ import '@/app/generated/antd.css';
 import '@/app/global.css';
 
 /** Every page: providers, the route-change spinner, and (unless the page is public) session and shell. */
-export default function App({ Component, pageProps: { session, me, ...pageProps } }: AppProps<{ session?: Session | null; me?: Me }>) {
+export default function App({ Component, pageProps: { session, me, initialQueries, ...pageProps } }: AppProps<{ session?: Session | null; me?: Me; initialQueries?: InitialQueryEntry[] }>) {
   const access = (Component as AppPage).access ?? {};
   const page = <Component {...pageProps} />;
   return (
-    <AppProviders session={session}>
+    <AppProviders session={session} initialQueries={initialQueries}>
       <Head>
         <title>{BRAND.name}</title>
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -45,7 +46,8 @@ export default function App({ Component, pageProps: { session, me, ...pageProps 
  * Every page is rendered per request, never pre-rendered at build time: its HTML must carry the
  * fresh nonce the Content-Security-Policy of that answer names (see `proxy.ts`). A page that is not
  * public is rendered on the server with the session and the signed-in user, so its first HTML is
- * the shell and the page's frame rather than a spinner. (On the browser's own route changes this
+ * the shell and the page's frame rather than a spinner; with its first data too where it names its
+ * queries (`initialQueries`). (On the browser's own route changes this
  * runs in the browser, where the session and the user are already known.)
  */
 App.getInitialProps = async (context: AppContext) => {
@@ -55,7 +57,9 @@ App.getInitialProps = async (context: AppContext) => {
   if (typeof window === 'undefined' && req && res && (page.access !== 'public' || page.sessionOnServer)) {
     const { readPageSession } = await import('@/lib/auth/server-page-session');
     // Should reading it fail, the page renders as it would without: the browser asks for the session.
-    Object.assign(props.pageProps, await readPageSession(req, res, { withUser: page.access !== 'public' }).catch(() => ({})));
+    const withUser = page.access !== 'public';
+    const options = { withUser, queries: withUser ? page.initialQueries : undefined, query: context.ctx.query };
+    Object.assign(props.pageProps, await readPageSession(req, res, options).catch(() => ({})));
   }
   return props;
 };

@@ -8,6 +8,23 @@ interface StateWithAuth {
   auth: { idToken: string | null };
 }
 
+/**
+ * Where a store on the web server sends its calls: the API's internal address, with the signed
+ * headers that tell the API the browser's address (see `lib/api/server-queries.ts`). A store in the
+ * browser has none and uses the public base address.
+ */
+export interface ServerApiTarget {
+  baseUrl: string;
+  headers: Record<string, string>;
+}
+
+/** The store's extra argument (its thunks' and base query's `extra`). */
+export interface StoreExtra {
+  serverApi?: ServerApiTarget;
+}
+
+const serverApiOf = (extra: unknown) => (extra as StoreExtra | undefined)?.serverApi;
+
 /** Asks the session to renew its id token; gives the id token it now holds (none when renewal failed). */
 export type SessionReader = () => Promise<string | null>;
 
@@ -24,12 +41,23 @@ export function createRawBaseQuery(baseUrl: string = apiBaseUrl()) {
     baseUrl,
     timeout: REQUEST_TIMEOUT_MS,
     paramsSerializer: (params) => serializeParams(params as Record<string, QueryParamValue>),
-    prepareHeaders: (headers, { getState }) => {
+    prepareHeaders: (headers, { getState, extra }) => {
       const idToken = (getState() as StateWithAuth).auth.idToken;
       if (idToken) headers.set('authorization', `Bearer ${idToken}`);
+      for (const [name, value] of Object.entries(serverApiOf(extra)?.headers ?? {})) headers.set(name, value);
       return headers;
     },
   });
+}
+
+/** On the web server, a call's path is made absolute against the API's internal address (an absolute URL is used as it is). */
+function onServer(args: string | FetchArgs, extra: unknown): string | FetchArgs {
+  const serverApi = serverApiOf(extra);
+  if (!serverApi) return args;
+  const url = typeof args === 'string' ? args : args.url;
+  if (/^[a-z]+:\/\//i.test(url)) return args;
+  const absolute = `${serverApi.baseUrl}${url}`;
+  return typeof args === 'string' ? absolute : { ...args, url: absolute };
 }
 
 /**
@@ -38,7 +66,8 @@ export function createRawBaseQuery(baseUrl: string = apiBaseUrl()) {
  * token revoked) the session carries an error and the user is signed out.
  */
 export function createBaseQuery(raw = createRawBaseQuery()): BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError, object, FetchBaseQueryMeta> {
-  return async (args, api, extraOptions) => {
+  return async (given, api, extraOptions) => {
+    const args = onServer(given, api.extra);
     const first = await raw(args, api, extraOptions);
     if (first.error?.status !== 401) return first;
     const before = (api.getState() as StateWithAuth).auth.idToken;

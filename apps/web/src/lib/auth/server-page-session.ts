@@ -1,13 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ParsedUrlQuery } from 'node:querystring';
 import type { NextApiRequest, NextApiResponse } from 'next';
 import { getServerSession, type Session } from 'next-auth';
 import { Me, ROUTES } from '@hdp/contract';
+import { makeStore } from '@/app/store';
+import { runPageQueries, type InitialQueryEntry, type PageQueries } from '@/lib/api/server-queries';
+import { browserSharesTimeZone } from '@/lib/dates/time-zone';
 import { buildAuthOptions } from './auth-options';
 import { browserAddress, clientAddressHeaders } from './client-address';
 import { assertSessionSecret, readServerEnv } from './server-env';
 
-/** Past this, the page is sent without the user and the browser asks for them, as without this step. */
-const ME_TIMEOUT_MS = 2_000;
+/** Past this, the page is sent without the user (or the data) and the browser asks for them, as without this step. */
+const SERVER_READ_TIMEOUT_MS = 2_000;
 
 // Built once, as the auth route builds its handler: every protected page's request needs them.
 let authOptions: ReturnType<typeof buildAuthOptions> | undefined;
@@ -17,6 +21,17 @@ export interface PageSession {
   session: Session | null;
   /** The signed-in user, for the shell's first render. */
   me?: Me;
+  /** The page's first data (its list's first page, the record it shows), for the store's cache. */
+  initialQueries?: InitialQueryEntry[];
+}
+
+export interface PageSessionOptions {
+  /** Read the signed-in user too (protected pages). */
+  withUser?: boolean;
+  /** The page's first queries (`AppPage.initialQueries`), read once the user is known. */
+  queries?: PageQueries;
+  /** The address's query (its path parameters included), for `queries`. */
+  query?: ParsedUrlQuery;
 }
 
 /**
@@ -27,23 +42,36 @@ export interface PageSession {
  * depends on it). Read-only: the browser still reads the user again, and every call it makes is
  * authorised by the API as before.
  */
-export async function readPageSession(req: IncomingMessage, res: ServerResponse, { withUser = true } = {}): Promise<PageSession> {
+export async function readPageSession(req: IncomingMessage, res: ServerResponse, { withUser = true, queries, query = {} }: PageSessionOptions = {}): Promise<PageSession> {
   assertSessionSecret();
   const found = await getServerSession(req as NextApiRequest, res as NextApiResponse, (authOptions ??= buildAuthOptions()));
   // Plain data only: undefined fields do not serialise into the page.
   const session = found ? (JSON.parse(JSON.stringify(found)) as Session) : null;
   if (!withUser || !session?.idToken || session.error) return { session };
   const { apiInternalUrl, clientAddressSecret, trustProxy } = readServerEnv();
+  const serverApi = { baseUrl: apiInternalUrl, headers: clientAddressHeaders(clientAddressSecret, browserAddress(req, trustProxy)) };
+  // Dates in the data are written in the time zone of whoever renders them: the server renders the
+  // data only for a browser in its own zone, so that the browser takes over the very same page.
+  const me = await readMe(session.idToken, serverApi);
+  if (!me) return { session };
+  const pageQueries = queries && browserSharesTimeZone(req.headers.cookie) ? queries({ query, me }) : [];
+  if (pageQueries.length === 0) return { session, me };
+  const store = makeStore({ auth: { idToken: session.idToken } }, { serverApi });
+  const initialQueries = await runPageQueries(store, pageQueries, SERVER_READ_TIMEOUT_MS).catch(() => []);
+  return { session, me, ...(initialQueries.length ? { initialQueries } : {}) };
+}
+
+async function readMe(idToken: string, serverApi: { baseUrl: string; headers: Record<string, string> }): Promise<Me | undefined> {
   try {
-    const answer = await fetch(`${apiInternalUrl}${ROUTES.getMe.path}`, {
-      headers: { authorization: `Bearer ${session.idToken}`, ...clientAddressHeaders(clientAddressSecret, browserAddress(req, trustProxy)) },
-      signal: AbortSignal.timeout(ME_TIMEOUT_MS),
+    const answer = await fetch(`${serverApi.baseUrl}${ROUTES.getMe.path}`, {
+      headers: { authorization: `Bearer ${idToken}`, ...serverApi.headers },
+      signal: AbortSignal.timeout(SERVER_READ_TIMEOUT_MS),
     });
-    if (!answer.ok) return { session };
+    if (!answer.ok) return undefined;
     const me = Me.safeParse(await answer.json());
-    return me.success ? { session, me: me.data } : { session };
+    return me.success ? me.data : undefined;
   } catch {
     // The API is down or slow: the page renders as before and the browser reports what is wrong.
-    return { session };
+    return undefined;
   }
 }

@@ -3,6 +3,7 @@ import { useRouter } from 'next/router';
 import type { AppPage } from '@/app/page-access';
 import { BRAND } from '@/config/brand';
 import { CohortPage } from '@/features/cohorts/components/cohort-page';
+import { getCohortApi } from '@/features/cohorts/api/get-cohort';
 
 const Page: AppPage = () => {
   const { query } = useRouter();
@@ -16,4 +17,5 @@ const Page: AppPage = () => {
   );
 };
 Page.access = { permission: 'cohorts:read' };
+Page.initialQueries = ({ query }) => (typeof query.cohortId === 'string' && query.cohortId ? [getCohortApi.endpoints.getCohort.initiate(query.cohortId)] : []);
 export default Page;

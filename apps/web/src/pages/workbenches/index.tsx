@@ -2,6 +2,8 @@ import Head from 'next/head';
 import type { AppPage } from '@/app/page-access';
 import { BRAND } from '@/config/brand';
 import { WorkbenchesPage } from '@/features/workbenches/components/workbenches-page';
+import { listWorkbenchesApi } from '@/features/workbenches/api/list-workbenches';
+import { parseWorkbenchListQuery, toListWorkbenchesArgs } from '@/features/workbenches/hooks/workbench-list-params';
 
 const Page: AppPage = () => (
   <>
@@ -12,4 +14,5 @@ const Page: AppPage = () => (
   </>
 );
 Page.access = { permission: 'workbenches:list' };
+Page.initialQueries = ({ query }) => [listWorkbenchesApi.endpoints.listWorkbenches.initiate(toListWorkbenchesArgs(parseWorkbenchListQuery(query)))];
 export default Page;

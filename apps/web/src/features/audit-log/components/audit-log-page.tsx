@@ -5,8 +5,8 @@ import { LoadingStatus } from '@/components/loading-status';
 
 const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24 } as const;
 
-// The table, its filters and the drawer carry most of the page's code: they load after the first
-// paint, which keeps the route's first-load JavaScript within budget.
+// The table, its filters and the drawer carry most of the page's code: a chunk of their own, rendered
+// on the server with the first page of entries (`initialQueries`) and taken over once loaded.
 const AuditLogTable = dynamic(() => import('./audit-log-table').then((m) => m.AuditLogTable), {
   loading: () => <LoadingStatus label="Loading the audit log" padding={24} />,
 });

@@ -8,9 +8,9 @@ import { LoadFailure } from '@/components/load-failure';
 import { LoadingStatus } from '@/components/loading-status';
 
 const loading = () => <LoadingStatus label="Loading the cohort" padding={48} />;
-// The details (antd Table, Descriptions, the dialogs and the result tables; the charts later still)
-// load after the first paint, which keeps the route's first-load JavaScript within budget.
-const CohortDetail = dynamic(() => import('./cohort-detail'), { ssr: false, loading });
+// The details (antd Table, Descriptions, the dialogs and the result tables; the charts later still):
+// a chunk of their own, rendered on the server with the cohort (`initialQueries`) and taken over once loaded.
+const CohortDetail = dynamic(() => import('./cohort-detail'), { loading });
 
 const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24 } as const;
 const H1 = { fontSize: 24, fontWeight: 600, margin: '0 0 16px' } as const;

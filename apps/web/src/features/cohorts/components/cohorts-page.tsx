@@ -1,10 +1,9 @@
 import dynamic from 'next/dynamic';
 import { LoadingStatus } from '@/components/loading-status';
 
-// The cards, the table and the filters (antd Table, Select, Card) load after the first paint,
-// which keeps the route's first-load JavaScript within budget.
+// The cards, the table and the filters (antd Table, Select, Card): a chunk of their own, rendered on
+// the server with the list's first page (`initialQueries`) and taken over once loaded.
 const CohortsList = dynamic(() => import('./cohorts-list'), {
-  ssr: false,
   loading: () => <LoadingStatus label="Loading the cohorts" padding={48} />,
 });
 

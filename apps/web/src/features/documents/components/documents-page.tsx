@@ -4,8 +4,8 @@ import { useCurrentUser } from '@/lib/auth/current-user';
 import { LoadingStatus } from '@/components/loading-status';
 
 const loading = (label: string) => () => <LoadingStatus label={label} padding={24} />;
-// The table and the upload area carry most of the page's code: they load after the first paint,
-// which keeps the route's first-load JavaScript within budget.
+// The table and the upload area carry most of the page's code: chunks of their own, rendered on the
+// server (the table with its first page, `initialQueries`) and taken over once loaded.
 // The upload area's place keeps its height (the drop zone and its note) while its code loads.
 const loadingUpload = () => (
   <div style={{ minHeight: 187 }}>

@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { CheckCircleOutlined, DeleteOutlined, DownloadOutlined, MinusCircleOutlined } from '@ant-design/icons';
 import { Button, Popconfirm, Space, Table, type TableProps } from 'antd';
 import type { Document } from '@hdp/contract';
-import { DEFAULT_OFFSET, PAGE_SIZES } from '@/config/constants';
+import { PAGE_SIZES } from '@/config/constants';
 import { formatDate } from '@/lib/dates/format-date';
 import { useDeleteDocumentMutation } from '../api/delete-document';
 import { tableLocale } from '@/components/table-states';
-import { useListDocumentsQuery, type DocumentOrder } from '../api/list-documents';
+import { INITIAL_DOCUMENT_ORDER, toListDocumentsArgs, useListDocumentsQuery, type DocumentOrder } from '../api/list-documents';
 import { formatBytes, formatSize } from '@/lib/files/document-size';
 import { useDocumentDownload } from '../hooks/use-document-download';
 import { CARD_TABLE_CLASS, labelledColumns } from '@/components/card-table';
@@ -26,9 +26,9 @@ const SORTS: Record<string, [DocumentOrder, DocumentOrder]> = {
 /** The documents list, a page at a time, with download and delete (after confirmation). */
 export function DocumentsTable({ canDelete }: { canDelete: boolean }) {
   const [page, setPage] = useState(1);
-  const [orderBy, setOrderBy] = useState<DocumentOrder>('-created_at');
+  const [orderBy, setOrderBy] = useState<DocumentOrder>(INITIAL_DOCUMENT_ORDER);
   const pageSize = PAGE_SIZES.documents;
-  const { data, isFetching, isLoading, isError, error, refetch } = useListDocumentsQuery({ skip: DEFAULT_OFFSET + (page - 1) * pageSize, limit: pageSize, order_by: orderBy });
+  const { data, isFetching, isLoading, isError, error, refetch } = useListDocumentsQuery(toListDocumentsArgs(page, orderBy, pageSize));
   const [deleteDocument] = useDeleteDocumentMutation();
   const { download, pending } = useDocumentDownload();
 

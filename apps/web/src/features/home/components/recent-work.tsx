@@ -5,10 +5,11 @@ import type { Me } from '@hdp/contract';
 import { can } from '@hdp/contract/permissions';
 import { formatDate } from '@/lib/dates/format-date';
 import { LoadingStatus } from '@/components/loading-status';
-import { useListQueriesQuery } from '@/features/data-explorer/api/queries';
-import { useListCohortsQuery } from '@/features/cohorts/api/list-cohorts';
-import { useListWorkbenchesQuery } from '@/features/workbenches/api/list-workbenches';
-import { useGetDatasetQuery } from '../api/get-dataset';
+import type { PageQueries } from '@/lib/api/server-queries';
+import { queriesApi, useListQueriesQuery } from '@/features/data-explorer/api/queries';
+import { listCohortsApi, useListCohortsQuery } from '@/features/cohorts/api/list-cohorts';
+import { listWorkbenchesApi, useListWorkbenchesQuery } from '@/features/workbenches/api/list-workbenches';
+import { datasetApi, useGetDatasetQuery } from '../api/get-dataset';
 import { PANEL, PANEL_TITLE } from './panel-style';
 
 /** How many recent items each list shows. */
@@ -18,6 +19,14 @@ export const RECENT_COUNT = 5;
 export const recentQueriesArgs = (me: Me) => ({ skip: 0, limit: RECENT_COUNT, created_by: me.id, order_by: '-updated_at' }) as const;
 export const RECENT_COHORTS_ARGS = { skip: 0, limit: RECENT_COUNT, order_by: '-updated_at' } as const;
 export const RECENT_WORKBENCHES_ARGS = { skip: 0, limit: RECENT_COUNT } as const;
+
+/** The home page's calls, for the web server to render the page with their answers (the same the hooks below make). */
+export const homeInitialQueries: PageQueries = ({ me }) => [
+  ...(can(me, 'dataExplorer:readDataset') ? [datasetApi.endpoints.getDataset.initiate()] : []),
+  ...(can(me, 'queries:list') ? [queriesApi.endpoints.listQueries.initiate(recentQueriesArgs(me))] : []),
+  ...(can(me, 'cohorts:list') ? [listCohortsApi.endpoints.listCohorts.initiate(RECENT_COHORTS_ARGS)] : []),
+  ...(can(me, 'workbenches:list') ? [listWorkbenchesApi.endpoints.listWorkbenches.initiate(RECENT_WORKBENCHES_ARGS)] : []),
+];
 
 /**
  * Whether every panel of the home page the user may see has its first answer (data or failure).

@@ -9,8 +9,9 @@ import { isProvisioning, PROVISIONING_POLL_MS } from '../provisioning';
 import { isNotFound } from '../workbench-abilities';
 
 const loading = () => <LoadingStatus label="Loading the workbench" padding={48} />;
-// The overview, the tabs and the dialogs (antd Tabs, Table, Descriptions, Progress) load after the first paint.
-const WorkbenchDetail = dynamic(() => import('./workbench-detail'), { ssr: false, loading });
+// The overview, the tabs and the dialogs (antd Tabs, Table, Descriptions, Progress): a chunk of their
+// own, rendered on the server with the workbench (`initialQueries`) and taken over once loaded.
+const WorkbenchDetail = dynamic(() => import('./workbench-detail'), { loading });
 // Rarely shown (antd Empty and its pictures): loaded only when needed.
 const WorkbenchUnavailable = dynamic(() => import('./workbench-not-found').then((module) => module.WorkbenchUnavailable), { ssr: false });
 

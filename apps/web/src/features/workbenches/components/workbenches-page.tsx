@@ -3,10 +3,9 @@ import Link from 'next/link';
 import { BRAND } from '@/config/brand';
 import { LoadingStatus } from '@/components/loading-status';
 
-// The cards, the table and the search (antd Table, Card, Segmented) load after the first paint,
-// which keeps the route's first-load JavaScript within budget.
+// The cards, the table and the search (antd Table, Card, Segmented): a chunk of their own, rendered
+// on the server with the list's first page (`initialQueries`) and taken over once loaded.
 const WorkbenchesList = dynamic(() => import('./workbenches-list'), {
-  ssr: false,
   loading: () => <LoadingStatus label="Loading the workbenches" padding={48} />,
 });
 
