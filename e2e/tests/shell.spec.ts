@@ -18,10 +18,14 @@ test('a researcher sees Users and Audit Log disabled, with the reason', async ({
 });
 
 test('a failing API call shows the catalogue toast at the bottom right', async ({ page }) => {
-  await page.route('**/api/v1/users/me/', (route) =>
+  await signIn(page, ACCOUNTS.admin);
+  await expectShell(page, ACCOUNTS.admin.name);
+  // A call the browser makes itself: the users list, on a route change (the server renders the
+  // first page of a page opened from its address).
+  await page.route('**/api/v1/users/?**', (route) =>
     route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ detail: 'Boom' }) }),
   );
-  await signIn(page, ACCOUNTS.admin);
+  await sideBarItem(page, 'Users').click();
   const toast = page.locator('.ant-notification-bottomRight .ant-notification-notice');
   await expect(toast).toContainText('Something went wrong');
   const box = (await toast.boundingBox())!;

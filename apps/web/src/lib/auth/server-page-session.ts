@@ -39,8 +39,9 @@ export interface PageSessionOptions {
  * With them the first HTML already holds the header, the side bar and the page's own frame, where
  * it would otherwise hold a spinner until the browser had asked for the session and then for the
  * user, one after the other. `withUser: false` reads the session alone (a public page whose content
- * depends on it). Read-only: the browser still reads the user again, and every call it makes is
- * authorised by the API as before.
+ * depends on it). With `queries`, the page's first data is read too, as the user, once the user is
+ * known; the answers (the user's among them) start the browser's store. Read-only: every call is the
+ * API's own, authorised as the browser's would be, and the browser's later calls are as before.
  */
 export async function readPageSession(req: IncomingMessage, res: ServerResponse, { withUser = true, queries, query = {} }: PageSessionOptions = {}): Promise<PageSession> {
   assertSessionSecret();
@@ -54,11 +55,14 @@ export async function readPageSession(req: IncomingMessage, res: ServerResponse,
   // data only for a browser in its own zone, so that the browser takes over the very same page.
   const me = await readMe(session.idToken, serverApi);
   if (!me) return { session };
+  // The user goes into the browser's store too: the components that ask for them find them there,
+  // on the server and in the browser alike, and the browser need not ask again.
+  const meEntry: InitialQueryEntry = { endpointName: 'getMe', arg: undefined, value: me };
   const pageQueries = queries && browserSharesTimeZone(req.headers.cookie) ? queries({ query, me }) : [];
-  if (pageQueries.length === 0) return { session, me };
+  if (pageQueries.length === 0) return { session, me, initialQueries: [meEntry] };
   const store = makeStore({ auth: { idToken: session.idToken } }, { serverApi });
-  const initialQueries = await runPageQueries(store, pageQueries, SERVER_READ_TIMEOUT_MS).catch(() => []);
-  return { session, me, ...(initialQueries.length ? { initialQueries } : {}) };
+  const pageEntries = await runPageQueries(store, pageQueries, SERVER_READ_TIMEOUT_MS).catch(() => []);
+  return { session, me, initialQueries: [meEntry, ...pageEntries] };
 }
 
 async function readMe(idToken: string, serverApi: { baseUrl: string; headers: Record<string, string> }): Promise<Me | undefined> {

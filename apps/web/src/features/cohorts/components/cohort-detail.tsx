@@ -1,5 +1,6 @@
 import Link from 'next/link';
-import { Alert, Descriptions, Flex, type DescriptionsProps } from 'antd';
+import { Alert, Flex } from 'antd';
+import { RecordFacts, type RecordFact } from '@/components/record-facts';
 import type { CohortDetail as Cohort } from '@hdp/contract';
 import { formatDate } from '@/lib/dates/format-date';
 import { QueryResults } from '@/components/results/query-results';
@@ -33,7 +34,7 @@ function SourceQuery({ cohort, linked }: { cohort: Cohort; linked: boolean }) {
 export default function CohortDetail({ cohort }: { cohort: Cohort }) {
   const { data: me } = useGetMeQuery();
   const abilities = cohortAbilities(cohort, me);
-  const facts: DescriptionsProps['items'] = [
+  const facts: RecordFact[] = [
     { key: 'persons', label: 'Persons', children: cohort.person_count_display },
     {
       key: 'version',
@@ -95,7 +96,7 @@ export default function CohortDetail({ cohort }: { cohort: Cohort }) {
         <div style={{ marginBottom: 16 }}>
           <CohortTagList tags={cohort.tags} />
         </div>
-        <Descriptions size="small" bordered column={{ xs: 1, sm: 2, lg: 3 }} items={facts} />
+        <RecordFacts label="About this cohort" items={facts} />
       </section>
 
       {shown?.definition ? (

@@ -1,5 +1,6 @@
 import dynamic from 'next/dynamic';
-import { Alert, Button, Descriptions, Flex, Progress, Table, Tabs, type DescriptionsProps, type TableProps } from 'antd';
+import { Alert, Button, Flex, Progress, Table, Tabs, type TableProps } from 'antd';
+import { RecordFacts, type RecordFact } from '@/components/record-facts';
 import type { Workbench, WorkbenchCohort, WorkbenchDocument, WorkbenchMember, WorkbenchQuery } from '@hdp/contract';
 import { RELEASED_TABLES } from '@hdp/contract/workbench-rules';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -190,7 +191,7 @@ function RefusedParts({ workbenchId }: { workbenchId: string }) {
 /** One workbench: its purpose, members, data and provisioning, with tabs for the data, documents and notebooks. */
 export default function WorkbenchDetail({ workbench }: { workbench: Workbench }) {
   const { data: me } = useGetMeQuery();
-  const facts: DescriptionsProps['items'] = [
+  const facts: RecordFact[] = [
     { key: 'role', label: 'Your role', children: myRoleLabel(workbench.my_role) },
     { key: 'data', label: 'Data', children: <ReleaseStateTag state={workbench.state} testId="workbench-state" /> },
     { key: 'created', label: 'Created', children: `${formatDate(workbench.created_at)}${workbench.created_by.email ? ` by ${workbench.created_by.email}` : ''}` },
@@ -238,7 +239,7 @@ export default function WorkbenchDetail({ workbench }: { workbench: Workbench })
         <p style={{ margin: '0 0 16px', whiteSpace: 'pre-line', overflowWrap: 'anywhere' }} data-testid="workbench-purpose">
           {workbench.purpose}
         </p>
-        <Descriptions size="small" bordered column={{ xs: 1, sm: 2, lg: 3 }} items={facts} />
+        <RecordFacts label="About this workbench" items={facts} />
       </section>
       <section style={PANEL} aria-label="Workbench contents">
         <Tabs
