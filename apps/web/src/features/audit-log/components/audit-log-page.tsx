@@ -17,7 +17,11 @@ export function AuditLogPage() {
     <>
       <Flex align="center" justify="space-between" wrap gap={12} style={{ marginBottom: 16 }}>
         <h1 style={{ fontSize: 24, fontWeight: 600, margin: 0 }}>Audit Log</h1>
-        <ChainIntegrity />
+        {/* Room for the verdict from the start: "Checking integrity…" is shorter than what replaces
+            it, which would otherwise move to a line of its own on a phone and push the list down. */}
+        <div style={{ minWidth: 'min(100%, 340px)', display: 'flex', justifyContent: 'flex-end' }}>
+          <ChainIntegrity />
+        </div>
       </Flex>
       <section aria-label="Audit entries" style={PANEL}>
         <AuditLogTable />
