@@ -90,7 +90,7 @@ describe('a workbench page', { timeout: 30_000 }, () => {
     renderWithStore(<WorkbenchPage workbenchId={workbench.id} />);
     expect(await screen.findByRole('heading', { level: 1, name: workbench.name })).toBeInTheDocument();
     await waitFor(() => expect(calls.some((call) => call.path === '/api/v1/users/me/')).toBe(true));
-    expect(screen.getByText('Your role').closest('tr')).toHaveTextContent('Reader');
+    expect(screen.getByText('Your role').closest('.hdp-record-fact')).toHaveTextContent('Your roleReader');
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
   });
