@@ -36,7 +36,7 @@ test('the sign-in, error and sign-out pages have no serious accessibility violat
     await page.goto(url);
     await page.waitForLoadState('networkidle');
     if (url.startsWith('/accept-invitation')) await expect(page.getByRole('alert').filter({ hasText: /invitation/ })).toBeVisible();
-    expect(await seriousViolations(page), url).toEqual([]);
+    expect(await seriousViolations(page, { touchTargets: true }), url).toEqual([]);
   }
 });
 
@@ -86,7 +86,8 @@ test('the users table, the invite dialog, the detail drawer and the password for
   await invitee.goto(await invitationLinkFor(email, { after: invitedAt }));
   await invitee.getByLabel('New password').fill('tangerine pelican voyage');
   await expect(invitee.getByRole('meter', { name: 'Password strength' })).toHaveAttribute('aria-valuetext', /strong/i);
-  expect(await seriousViolations(invitee), 'password form').toEqual([]);
+  // Its show-password switches are touch targets of 24 px at least (antd's eye was 14 px).
+  expect(await seriousViolations(invitee, { touchTargets: true }), 'password form').toEqual([]);
   await context.close();
 });
 

@@ -18,6 +18,8 @@ async function openHydrated(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
 }
+import { apiAs } from '../support/api';
+import { invitationLinkFor } from '../support/outbox';
 
 /** Signs in, then fetches a page's HTML as the server first sends it (no script has run on it). */
 async function firstHtmlSignedIn(page: Page, account: { email: string; password: string; name: string }, path: string): Promise<string> {
@@ -109,4 +111,32 @@ test('every signed-in page is taken over in the browser without a hydration erro
     await expect(page.getByRole('heading', { name: route.heading(fixtures), level: 1 })).toBeVisible();
     expect(errors, route.page).toEqual([]);
   }
+});
+// The invitation's token is in the link's fragment, which the server never sees: the first HTML is
+// the card with placeholders, and what the browser then learns fills it without moving anything.
+test('the accept-invitation page arrives as its card, and nothing on it moves as the invitation and the form arrive', async ({ page }) => {
+  const html = await (await page.request.get('/accept-invitation')).text();
+  expect(html).toMatch(/<h1[^>]*>Accept your invitation<\/h1>/);
+  expect(html).toContain('aria-label="Checking the invitation"');
+
+  const email = `shift.free.${Date.now()}@example.org`;
+  const invitedAt = Date.now() - 1_000;
+  await (await apiAs(ACCOUNTS.admin)).call('POST', '/users/', { invitations: [{ email, name: 'Shirin Still', roles: ['RESEARCHER'] }] });
+  // Every layout shift from the first paint on, as Lighthouse counts them (none follow an input here).
+  await page.addInitScript(() => {
+    const shifts: number[] = ((window as unknown as { __shifts: number[] }).__shifts = []);
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) shifts.push(entry.value);
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.setViewportSize({ width: 412, height: 823 });
+  await page.goto(await invitationLinkFor(email, { after: invitedAt }));
+  await expect(page.getByText('Shirin Still, you are invited')).toBeVisible();
+  await expect(page.getByLabel('New password')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Set password and activate account' })).toBeVisible();
+  // Two frames, so that the last shifts (if any) are reported.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts)).toEqual([]);
 });

@@ -1,18 +1,20 @@
 import type { ReactNode } from 'react';
-import { Flex } from 'antd';
 import { BRAND } from '@/config/brand';
 
-/** The frame of the sign-out and error pages: the product's mark and one card. */
-export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
+/**
+ * The frame of the sign-out, error and accept-invitation pages: the product's mark and one card.
+ * Plain markup and CSS (`.hdp-auth-*` in global.css), drawn before any component library loads.
+ * `top` keeps the card's top in place (it grows downwards) for content that arrives after the first
+ * paint; otherwise the card is centred on the screen.
+ */
+export function AuthCard({ title, children, top = false }: { title: string; children: ReactNode; top?: boolean }) {
   return (
-    <Flex component="main" align="center" justify="center" style={{ minHeight: '100vh', background: '#f5f7fa', padding: 16 }}>
-      <section style={{ width: '100%', maxWidth: 420, background: '#ffffff', borderRadius: 8, padding: 32, boxShadow: '0 1px 4px rgba(0, 0, 0, 0.08)' }}>
-        <Flex vertical align="center" gap={16}>
-          <img src="/logo.svg" alt={BRAND.name} width={56} height={56} />
-          <h1 style={{ fontSize: 22, fontWeight: 600, margin: 0, textAlign: 'center' }}>{title}</h1>
-          {children}
-        </Flex>
+    <main className={top ? 'hdp-auth-page hdp-auth-page-top' : 'hdp-auth-page'}>
+      <section className="hdp-auth-card">
+        <img src="/logo.svg" alt={BRAND.name} width={56} height={56} />
+        <h1>{title}</h1>
+        {children}
       </section>
-    </Flex>
+    </main>
   );
 }

@@ -2,19 +2,21 @@ import { useEffect, useRef, useState } from 'react';
 import Head from 'next/head';
 import dynamic from 'next/dynamic';
 import { getProviders, signIn, useSession } from 'next-auth/react';
-import { Alert, Button } from 'antd';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { BRAND } from '@/config/brand';
 import { formatDate } from '@/lib/dates/format-date';
 import { AuthCard } from '@/components/auth-card';
+import { Notice } from '@/components/notice';
 import { SIGN_IN_PATH } from '@/lib/auth/sign-in-urls';
 import { detailOf } from '@/lib/errors/api-error-handler';
 import { useAcceptInvitationMutation, useInspectInvitationQuery } from '../api/invitations';
 import { EXTERNAL_SIGN_IN_KEY, forgetInvitationToken, takeInvitationToken } from '../invitation-token';
-import { LoadingStatus } from '@/components/loading-status';
+import { InvitationPlaceholder, PasswordFormPlaceholder } from './accept-invitation-placeholder';
 
-// Shown only once the link checks out; the form code loads meanwhile, keeping the first load light.
-const LocalPasswordForm = dynamic(() => import('./local-password-form'), { ssr: false, loading: () => <LoadingStatus label="Loading the form" /> });
+// Only a local account's invitation shows the form: its code loads once the link has a token,
+// while the invitation is checked, so it is there when the answer is.
+const loadLocalPasswordForm = () => import('./local-password-form');
+const LocalPasswordForm = dynamic(loadLocalPasswordForm, { ssr: false, loading: () => <PasswordFormPlaceholder /> });
 
 export const OIDC_PROVIDER_ID = 'oidc';
 export const INCOMPLETE_LINK = 'This invitation link is incomplete. Open the link from your e-mail again.';
@@ -54,6 +56,7 @@ export function AcceptInvitationPage() {
   const taken = useRef<string | null | undefined>(undefined);
   useEffect(() => {
     if (taken.current === undefined) taken.current = takeInvitationToken();
+    if (taken.current) void loadLocalPasswordForm();
     setToken(taken.current);
   }, []);
 
@@ -81,27 +84,29 @@ export function AcceptInvitationPage() {
 
   let body;
   if (token === undefined || (token && inspection.isLoading)) {
-    body = <LoadingStatus label="Checking the invitation" />;
+    body = <InvitationPlaceholder />;
   } else if (!token) {
-    body = <Alert type="warning" showIcon title={INCOMPLETE_LINK} />;
+    body = <Notice type="warning" title={INCOMPLETE_LINK} />;
   } else if (accepted) {
     const external = acceptance.data?.user_source === 'EXTERNAL';
     body = (
       <>
-        <Alert type="success" showIcon title="Your account is ready." description={external ? undefined : 'Sign in with your email and new password.'} />
+        <Notice type="success" title="Your account is ready.">
+          {external ? undefined : 'Sign in with your email and new password.'}
+        </Notice>
         {external ? (
-          <Button type="primary" block href="/">
+          <a className="hdp-button hdp-button-primary hdp-button-block" href="/">
             Continue to {BRAND.name}
-          </Button>
+          </a>
         ) : (
-          <Button type="primary" block href={`${SIGN_IN_PATH}?callbackUrl=${encodeURIComponent('/')}`}>
+          <a className="hdp-button hdp-button-primary hdp-button-block" href={`${SIGN_IN_PATH}?callbackUrl=${encodeURIComponent('/')}`}>
             Sign in
-          </Button>
+          </a>
         )}
       </>
     );
   } else if (inspection.isError || !info) {
-    body = <Alert type="error" showIcon title={failureText(inspection.error, 'This invitation could not be checked. Please try again.')} />;
+    body = <Notice type="error" title={failureText(inspection.error, 'This invitation could not be checked. Please try again.')} />;
   } else {
     const refusal = acceptance.isError ? failureText(acceptance.error, 'The invitation could not be accepted. Please try again.') : null;
     body = (
@@ -127,23 +132,25 @@ export function AcceptInvitationPage() {
             onSubmit={(password) => void accept({ token, password })}
           />
         ) : organisationSignIn === false ? (
-          <Alert type="warning" showIcon title={NO_ORGANISATION_SIGN_IN} />
+          <Notice type="warning" title={NO_ORGANISATION_SIGN_IN} />
         ) : (
           <>
-            {refusal ? <Alert type="error" showIcon title={refusal} style={{ width: '100%' }} /> : null}
-            <Button
-              type="primary"
-              block
+            {refusal ? <Notice type="error" title={refusal} /> : null}
+            <button
+              type="button"
+              className="hdp-button hdp-button-primary hdp-button-block"
               disabled={organisationSignIn === undefined}
-              loading={acceptance.isLoading}
+              aria-busy={acceptance.isLoading || undefined}
               onClick={() => {
+                if (acceptance.isLoading) return;
                 window.sessionStorage.setItem(EXTERNAL_SIGN_IN_KEY, token);
                 externalTried.current = false;
                 void signIn(OIDC_PROVIDER_ID, { callbackUrl: '/accept-invitation' });
               }}
             >
+              {acceptance.isLoading ? <span className="hdp-spinner hdp-spinner-small" aria-hidden /> : null}
               Sign in with your organisation to accept
-            </Button>
+            </button>
           </>
         )}
       </>
@@ -155,7 +162,9 @@ export function AcceptInvitationPage() {
       <Head>
         <title>{`Accept your invitation · ${BRAND.name}`}</title>
       </Head>
-      <AuthCard title="Accept your invitation">{body}</AuthCard>
+      <AuthCard title="Accept your invitation" top>
+        {body}
+      </AuthCard>
     </>
   );
 }

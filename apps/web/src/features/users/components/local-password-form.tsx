@@ -1,14 +1,74 @@
-import { Alert, Button, Form, Input } from 'antd';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { LIMITS } from '@hdp/contract/limits';
-import { loadPasswordJudge } from '../password-strength';
+import { Notice } from '@/components/notice';
+import { loadPasswordJudge, type PasswordOwner } from '../password-strength';
 import { PasswordStrengthMeter } from './password-strength-meter';
 
-interface Values {
-  password: string;
-  confirm: string;
+type Field = 'password' | 'confirm';
+type Problems = Partial<Record<Field, string>>;
+
+export const PASSWORD_HELP = `${LIMITS.passwordMinLength} to ${LIMITS.passwordMaxLength} characters. A few unrelated words make a strong one.`;
+
+/** What is wrong with the new password, the API's own rule last: a password it would refuse is not sent. */
+async function passwordProblem(password: string, owner: PasswordOwner): Promise<string | undefined> {
+  if (!password) return 'Choose a password.';
+  if (password.length < LIMITS.passwordMinLength) return `Use at least ${LIMITS.passwordMinLength} characters.`;
+  if (password.length > LIMITS.passwordMaxLength) return `Use at most ${LIMITS.passwordMaxLength} characters.`;
+  const { problem } = (await loadPasswordJudge())(password, owner);
+  return problem ? `This password ${problem}` : undefined;
 }
 
-/** The password a local account is created with: typed twice, judged as the API judges it, with a strength meter. */
+function confirmationProblem(confirmation: string, password: string): string | undefined {
+  if (!confirmation) return 'Type the password again.';
+  return confirmation === password ? undefined : 'The passwords do not match.';
+}
+
+/** A password input with a switch that shows what was typed (a 30 px touch target). */
+function PasswordInput({
+  id,
+  name,
+  value,
+  problem,
+  describedBy,
+  onChange,
+}: {
+  id: string;
+  name: string;
+  value: string;
+  problem: string | undefined;
+  describedBy: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  const [shown, setShown] = useState(false);
+  return (
+    <span className="hdp-password" data-invalid={problem ? 'true' : undefined}>
+      <input
+        id={id}
+        name={name}
+        type={shown ? 'text' : 'password'}
+        autoComplete="new-password"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-required="true"
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={describedBy}
+      />
+      <button type="button" aria-label="Show password" aria-pressed={shown} aria-controls={id} onClick={() => setShown((now) => !now)}>
+        <svg viewBox="0 0 16 16" aria-hidden focusable="false" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round">
+          <path d="M1 8s2.5-5 7-5 7 5 7 5-2.5 5-7 5-7-5-7-5Z" />
+          <circle cx="8" cy="8" r="2.2" />
+          {shown ? null : <path d="M2.5 13.5 13.5 2.5" />}
+        </svg>
+      </button>
+    </span>
+  );
+}
+
+/**
+ * The password a local account is created with: typed twice, judged as the API judges it, with a
+ * strength meter. Plain markup (no form library): each field is checked as it changes and both
+ * before sending, with the reason under the field.
+ */
 export default function LocalPasswordForm({
   email,
   name,
@@ -22,53 +82,90 @@ export default function LocalPasswordForm({
   refusal: string | null;
   onSubmit: (password: string) => void;
 }) {
-  const [form] = Form.useForm<Values>();
-  const password = Form.useWatch('password', form) ?? '';
+  const id = useId();
+  const ids = { password: `${id}-password`, confirm: `${id}-confirm`, help: `${id}-help` };
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [problems, setProblems] = useState<Problems>({});
+  // The password's check is asynchronous: only the latest one's answer is shown.
+  const passwordCheck = useRef(0);
+  const confirmationTouched = useRef(false);
+
+  const checkPassword = async (value: string): Promise<string | undefined> => {
+    const check = ++passwordCheck.current;
+    const problem = await passwordProblem(value, { email, name });
+    if (check === passwordCheck.current) setProblems((now) => ({ ...now, password: problem }));
+    return problem;
+  };
+  const checkConfirmation = (value: string, against: string): string | undefined => {
+    const problem = confirmationProblem(value, against);
+    setProblems((now) => ({ ...now, confirm: problem }));
+    return problem;
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    confirmationTouched.current = true;
+    const confirmProblem = checkConfirmation(confirmation, password);
+    const problem = await checkPassword(password);
+    if (!problem && !confirmProblem) onSubmit(password);
+  };
+
+  const described = (field: Field, help?: string) => [help, problems[field] ? `${ids[field]}-problem` : undefined].filter(Boolean).join(' ') || undefined;
   return (
-    <Form<Values> form={form} layout="vertical" style={{ width: '100%' }} onFinish={({ password }) => onSubmit(password)} requiredMark={false}>
-      {refusal ? <Alert type="error" showIcon title={refusal} style={{ marginBottom: 16 }} /> : null}
+    <form className="hdp-form" noValidate onSubmit={(event) => void submit(event)}>
+      {refusal ? <Notice type="error" title={refusal} /> : null}
       {/* Lets password managers store the new password under the right account. */}
       <input type="hidden" name="username" autoComplete="username" value={email} readOnly />
-      <Form.Item
-        name="password"
-        label="New password"
-        extra={`${LIMITS.passwordMinLength} to ${LIMITS.passwordMaxLength} characters. A few unrelated words make a strong one.`}
-        rules={[
-          { required: true, message: 'Choose a password.' },
-          { min: LIMITS.passwordMinLength, message: `Use at least ${LIMITS.passwordMinLength} characters.` },
-          { max: LIMITS.passwordMaxLength, message: `Use at most ${LIMITS.passwordMaxLength} characters.` },
-          {
-            // The API's own rule: a password it would refuse is not sent.
-            validator: async (_, value: string) => {
-              if (!value || value.length < LIMITS.passwordMinLength || value.length > LIMITS.passwordMaxLength) return;
-              const { problem } = (await loadPasswordJudge())(value, { email, name });
-              if (problem) throw new Error(`This password ${problem}`);
-            },
-          },
-        ]}
-        style={{ marginBottom: 8 }}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
-      <PasswordStrengthMeter password={password} email={email} name={name} />
-      <Form.Item
-        name="confirm"
-        label="Confirm password"
-        dependencies={['password']}
-        rules={[
-          { required: true, message: 'Type the password again.' },
-          ({ getFieldValue }) => ({
-            validator: async (_, value: string) => {
-              if (value && value !== getFieldValue('password')) throw new Error('The passwords do not match.');
-            },
-          }),
-        ]}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
-      <Button type="primary" htmlType="submit" block loading={submitting}>
+      <div className="hdp-field">
+        <label htmlFor={ids.password}>New password</label>
+        <PasswordInput
+          id={ids.password}
+          name="password"
+          value={password}
+          problem={problems.password}
+          describedBy={described('password', ids.help)}
+          onChange={(value) => {
+            setPassword(value);
+            void checkPassword(value);
+            if (confirmationTouched.current) checkConfirmation(confirmation, value);
+          }}
+        />
+        {problems.password ? (
+          <p id={`${ids.password}-problem`} role="alert" className="hdp-field-error">
+            {problems.password}
+          </p>
+        ) : null}
+        <p id={ids.help} className="hdp-field-help">
+          {PASSWORD_HELP}
+        </p>
+        <PasswordStrengthMeter password={password} email={email} name={name} />
+      </div>
+      <div className="hdp-field">
+        <label htmlFor={ids.confirm}>Confirm password</label>
+        <PasswordInput
+          id={ids.confirm}
+          name="confirm"
+          value={confirmation}
+          problem={problems.confirm}
+          describedBy={described('confirm')}
+          onChange={(value) => {
+            setConfirmation(value);
+            confirmationTouched.current = true;
+            checkConfirmation(value, password);
+          }}
+        />
+        {problems.confirm ? (
+          <p id={`${ids.confirm}-problem`} role="alert" className="hdp-field-error">
+            {problems.confirm}
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" className="hdp-button hdp-button-primary hdp-button-block" aria-busy={submitting || undefined}>
+        {submitting ? <span className="hdp-spinner hdp-spinner-small" aria-hidden /> : null}
         Set password and activate account
-      </Button>
-    </Form>
+      </button>
+    </form>
   );
 }

@@ -26,7 +26,7 @@ export function PasswordStrengthMeter({ password, email, name }: { password: str
 
   const filled = judgement ? judgement.score + 1 : 0;
   return (
-    <div data-testid="password-strength" style={{ marginBottom: 16 }}>
+    <div data-testid="password-strength" style={{ marginTop: 4 }}>
       <div
         role="meter"
         aria-label="Password strength"
