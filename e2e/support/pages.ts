@@ -15,14 +15,28 @@ async function waitForStillness(page: Page, timeoutMs = 10_000): Promise<void> {
     (timeoutMs) =>
       new Promise<void>((resolve, reject) => {
         const describe = (element: Element | null | undefined) => (element ? `${element.tagName.toLowerCase()}.${Array.from(element.classList).join('.')}` : '?');
+        // rc-motion marks an element in motion with both `X` and `X-appear`, `X-enter` or `X-leave`.
+        const inMotion = (element: Element, phases: string) =>
+          Array.from(element.classList).some((name) => new RegExp(`-(${phases})$`).test(name) && element.classList.contains(name.replace(/-\w+$/, '')));
+        // A leaving element already collapsed to nothing is gone to the eye, whatever still spins in
+        // it: a button's loading icon can stay so when its collapse has no width left to animate.
+        const collapsedLeaving = (element: Element | null | undefined): boolean => {
+          for (let node = element; node; node = node.parentElement) {
+            if (!inMotion(node, 'leave')) continue;
+            const box = node.getBoundingClientRect();
+            if (box.width === 0 || box.height === 0) return true;
+          }
+          return false;
+        };
         const moving = () => [
           ...document
             .getAnimations()
             .filter((animation) => animation.playState === 'running')
-            .map((animation) => describe((animation.effect as KeyframeEffect | null)?.target)),
-          // rc-motion marks an element in motion with both `X` and `X-appear`, `X-enter` or `X-leave`.
+            .map((animation) => (animation.effect as KeyframeEffect | null)?.target)
+            .filter((target) => !collapsedLeaving(target))
+            .map(describe),
           ...Array.from(document.querySelectorAll('[class*="-appear"], [class*="-enter"], [class*="-leave"]'))
-            .filter((element) => Array.from(element.classList).some((name) => /-(appear|enter|leave)$/.test(name) && element.classList.contains(name.replace(/-\w+$/, ''))))
+            .filter((element) => inMotion(element, 'appear|enter|leave') && !collapsedLeaving(element))
             .map(describe),
         ];
         let stillFrames = 0;

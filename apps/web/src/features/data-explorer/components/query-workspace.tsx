@@ -1,6 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import dynamic from 'next/dynamic';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { LoadingOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Popconfirm, Space, Spin } from 'antd';
 import { can } from '@hdp/contract/permissions';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -176,7 +177,16 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
           {!queryId ? <span style={{ color: '#5b6470', fontSize: 13 }}>(not saved)</span> : null}
         </Space>
         <Space wrap>
-          <Button type="primary" onClick={onRun} loading={isRunning} disabled={!hasRules || !allowed('queries:execute')}>
+          {/* Busy by its icon rather than antd's `loading`: a run refused at once (the server down)
+              ends within a few milliseconds, and antd's animated loading icon then could stay in
+              the button, naming it "loading Run" for good. */}
+          <Button
+            type="primary"
+            onClick={isRunning ? undefined : onRun}
+            icon={isRunning ? <LoadingOutlined aria-hidden /> : undefined}
+            aria-busy={isRunning}
+            disabled={!hasRules || !allowed('queries:execute')}
+          >
             Run
           </Button>
           <Button onClick={onSave} loading={updating.isLoading && dialog === null} disabled={!allowed(queryId ? 'queries:update' : 'queries:create') || (!isQueryEdited && !!queryId)}>
