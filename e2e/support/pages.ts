@@ -80,9 +80,17 @@ export async function seriousViolations(page: Page, { touchTargets = false } = {
  * Waits until the shell shows the signed-in user and the page has been taken over by React. The
  * server renders the shell, so it shows before its links and buttons respond.
  */
+/**
+ * Waits until React has taken over the page the server sent. Its headings, rows and buttons are
+ * on screen before that, but a click on them does nothing yet.
+ */
+export async function expectHydrated(page: Page): Promise<void> {
+  await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
+}
+
 export async function expectShell(page: Page, name: string): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-  await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
+  await expectHydrated(page);
   await expect(page.getByTestId('current-user')).toContainText(name);
 }
 

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
 import { apiAs, savedAndRunQuery } from '../support/api';
-import { expectShell, signIn, sideBarItem } from '../support/pages';
+import { expectHydrated, expectShell, signIn, sideBarItem } from '../support/pages';
 
 test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
 
@@ -49,6 +49,7 @@ test('the header fits one line: the product name, the user and Sign out all on s
 test('the side bar is a drawer over the page, with a scrim and a close button', async ({ page }) => {
   await signIn(page, ACCOUNTS.researcher);
   await expect(page.getByRole('heading', { name: /^Welcome/ })).toBeVisible();
+  await expectHydrated(page);
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
   const before = (await page.getByRole('main').boundingBox())!;
 
@@ -81,6 +82,7 @@ test('no page scrolls sideways', async ({ page }) => {
   await signIn(page, ACCOUNTS.admin);
   await expectShell(page, ACCOUNTS.admin.name).catch(() => undefined);
   await expect(page.getByRole('heading', { name: /^Welcome/ })).toBeVisible();
+  await expectHydrated(page);
   const routes: [string, string | RegExp][] = [
     ['/', /^Welcome/],
     ['/data-explorer', 'Data Explorer'],
@@ -105,6 +107,7 @@ test('the users, documents and audit-log tables become cards with labelled cells
   test.setTimeout(60_000);
   await signIn(page, ACCOUNTS.admin);
   await expect(page.getByRole('heading', { name: /^Welcome/ })).toBeVisible();
+  await expectHydrated(page);
   for (const [url, labels] of [
     ['/users', ['Name', 'Email', 'Roles', 'Source', 'Status', 'Created', 'Actions']],
     ['/audit-log', ['Time', 'Event', 'Outcome']],

@@ -1,6 +1,6 @@
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
-import { expectShell, signIn } from '../support/pages';
+import { expectHydrated, expectShell, signIn } from '../support/pages';
 import { APP_ROUTES, prepareRouteFixtures } from '../support/routes';
 
 /** What the browser reported as errors while the page was open (a failed hydration among them). */
@@ -16,7 +16,7 @@ function collectErrors(page: Page): string[] {
 /** Opens a page in the browser and waits until React has taken over the HTML the server sent. */
 async function openHydrated(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1);
+  await expectHydrated(page);
 }
 import { apiAs } from '../support/api';
 import { invitationLinkFor } from '../support/outbox';

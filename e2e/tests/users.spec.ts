@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
-import { expectShell, signIn, sideBarItem } from '../support/pages';
+import { expectHydrated, expectShell, signIn, sideBarItem } from '../support/pages';
 import { invitationLinkFor } from '../support/outbox';
 import { confirmRowAction, inviteThroughDialog, userRow } from '../support/users';
 
@@ -89,6 +89,8 @@ test('the users list filters by status and searches by name', async ({ page }) =
   await expectShell(page, ACCOUNTS.admin.name);
   await page.goto('/users');
   await expect(userRow(page, ACCOUNTS.researcher.email)).toBeVisible();
+  // The rows come with the page from the server: the search responds once React has taken it over.
+  await expectHydrated(page);
   await page.getByRole('searchbox', { name: 'Search users by name or email' }).fill('Rosalind');
   await page.keyboard.press('Enter');
   await expect(userRow(page, ACCOUNTS.admin.email)).toHaveCount(0);
