@@ -40,9 +40,13 @@ export class UploadSpool {
   async receive(key: string, source: Readable, through: Transform): Promise<string> {
     assertStorageKey(key);
     const temporary = path.join(this.dir, `${key}.partial`);
+    const target = createWriteStream(temporary, { flags: 'wx', mode: 0o600 });
     try {
-      await pipeline(source, through, createWriteStream(temporary, { flags: 'wx', mode: 0o600 }));
+      await pipeline(source, through, target);
     } catch (error) {
+      // The file is opened asynchronously: a body that fails at once can fail before it is, and the
+      // file then appears after a removal made straight away. Removed once the stream has closed.
+      await new Promise<void>((resolve) => (target.closed ? resolve() : target.once('close', () => resolve())));
       await this.discard(temporary);
       throw error;
     }
