@@ -4,7 +4,6 @@ import '@hdp/contract/jitless';
 import NextApp, { type AppContext, type AppProps } from 'next/app';
 import Head from 'next/head';
 import type { Session } from 'next-auth';
-import type { Me } from '@hdp/contract';
 import type { InitialQueryEntry } from '@/lib/api/server-queries';
 import { AppProviders } from '@/app/app-providers';
 import type { AppPage } from '@/app/page-access';
@@ -17,7 +16,7 @@ import '@/app/generated/antd.css';
 import '@/app/global.css';
 
 /** Every page: providers, the route-change spinner, and (unless the page is public) session and shell. */
-export default function App({ Component, pageProps: { session, me, initialQueries, ...pageProps } }: AppProps<{ session?: Session | null; me?: Me; initialQueries?: InitialQueryEntry[] }>) {
+export default function App({ Component, pageProps: { session, initialQueries, ...pageProps } }: AppProps<{ session?: Session | null; initialQueries?: InitialQueryEntry[] }>) {
   const access = (Component as AppPage).access ?? {};
   const page = <Component {...pageProps} />;
   return (
@@ -30,10 +29,10 @@ export default function App({ Component, pageProps: { session, me, initialQuerie
       {access === 'public' ? (
         page
       ) : access === 'shell-if-signed-in' ? (
-        <ShellIfSignedIn initialMe={me}>{page}</ShellIfSignedIn>
+        <ShellIfSignedIn>{page}</ShellIfSignedIn>
       ) : (
         <RequireSession>
-          <AppShell permission={access.permission} initialMe={me}>
+          <AppShell permission={access.permission}>
             {page}
           </AppShell>
         </RequireSession>
@@ -55,7 +54,7 @@ App.getInitialProps = async (context: AppContext) => {
   const { req, res } = context.ctx;
   const page = context.Component as AppPage;
   if (typeof window === 'undefined' && req && res && (page.access !== 'public' || page.sessionOnServer)) {
-    const { readPageSession } = await import('@/lib/auth/server-page-session');
+    const { readPageSession } = await import('@/app/server-page-session');
     // Should reading it fail, the page renders as it would without: the browser asks for the session.
     const withUser = page.access !== 'public';
     const options = { withUser, queries: withUser ? page.initialQueries : undefined, query: context.ctx.query };

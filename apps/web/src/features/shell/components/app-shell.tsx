@@ -2,7 +2,6 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useRouter } from 'next/router';
 import { useSession } from 'next-auth/react';
 import dynamic from 'next/dynamic';
-import type { Me } from '@hdp/contract';
 import { can, type Permission } from '@hdp/contract/permissions';
 import { useAppSelector } from '@/app/hooks';
 import { selectIdToken } from '@/lib/auth/auth-slice';
@@ -24,13 +23,12 @@ const loading = (label: string) => <LoadingStatus label={label} padding={48} />;
  * with a scrim and a close button, opened from the header's menu button. The frame is plain markup
  * and CSS (global.css): it is on every page, so no component library is needed to draw it.
  */
-export function AppShell({ permission, initialMe, children }: { permission?: Permission; initialMe?: Me; children: ReactNode }) {
+export function AppShell({ permission, children }: { permission?: Permission; children: ReactNode }) {
   const { pathname, asPath } = useRouter();
   const { data: session } = useSession();
   const idToken = useAppSelector(selectIdToken);
-  const { data: fetchedMe, isLoading, isError, error, isFetching, refetch } = useGetMeQuery(undefined, { skip: !idToken });
-  // The user the server rendered the page with, until the browser's own reading arrives.
-  const me = fetchedMe ?? (isError ? undefined : initialMe);
+  // On a page rendered by the server, the user it read is already in the store.
+  const { data: me, isLoading, isError, error, isFetching, refetch } = useGetMeQuery(undefined, { skip: !idToken });
   const [menuOpen, setMenuOpen] = useState(false);
   // The drawer's code loads the first time the menu is opened, and stays for its closing animation.
   const [menuUsed, setMenuUsed] = useState(false);

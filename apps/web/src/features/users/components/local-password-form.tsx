@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { LIMITS } from '@hdp/contract/limits';
 import { Notice } from '@/components/notice';
 import { loadPasswordJudge, type PasswordOwner } from '../password-strength';
@@ -23,44 +23,63 @@ function confirmationProblem(confirmation: string, password: string): string | u
   return confirmation === password ? undefined : 'The passwords do not match.';
 }
 
-/** A password input with a switch that shows what was typed (a 30 px touch target). */
-function PasswordInput({
+/**
+ * One password field: its label, the input with a switch that shows what was typed (a 30 px touch
+ * target), what is wrong with it (tied to the input) and any help below.
+ */
+function PasswordField({
   id,
   name,
+  label,
   value,
   problem,
-  describedBy,
+  helpId,
+  children,
   onChange,
 }: {
   id: string;
   name: string;
+  label: string;
   value: string;
   problem: string | undefined;
-  describedBy: string | undefined;
+  /** The help's id, when `children` is help the input should be described by. */
+  helpId?: string;
+  children?: ReactNode;
   onChange: (value: string) => void;
 }) {
   const [shown, setShown] = useState(false);
+  const problemId = `${id}-problem`;
+  const describedBy = [helpId, problem ? problemId : undefined].filter(Boolean).join(' ') || undefined;
   return (
-    <span className="hdp-password" data-invalid={problem ? 'true' : undefined}>
-      <input
-        id={id}
-        name={name}
-        type={shown ? 'text' : 'password'}
-        autoComplete="new-password"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-required="true"
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={describedBy}
-      />
-      <button type="button" aria-label="Show password" aria-pressed={shown} aria-controls={id} onClick={() => setShown((now) => !now)}>
-        <svg viewBox="0 0 16 16" aria-hidden focusable="false" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round">
-          <path d="M1 8s2.5-5 7-5 7 5 7 5-2.5 5-7 5-7-5-7-5Z" />
-          <circle cx="8" cy="8" r="2.2" />
-          {shown ? null : <path d="M2.5 13.5 13.5 2.5" />}
-        </svg>
-      </button>
-    </span>
+    <div className="hdp-field">
+      <label htmlFor={id}>{label}</label>
+      <span className="hdp-password" data-invalid={problem ? 'true' : undefined}>
+        <input
+          id={id}
+          name={name}
+          type={shown ? 'text' : 'password'}
+          autoComplete="new-password"
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          aria-required="true"
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={describedBy}
+        />
+        <button type="button" aria-label="Show password" aria-pressed={shown} aria-controls={id} onClick={() => setShown((now) => !now)}>
+          <svg viewBox="0 0 16 16" aria-hidden focusable="false" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round">
+            <path d="M1 8s2.5-5 7-5 7 5 7 5-2.5 5-7 5-7-5-7-5Z" />
+            <circle cx="8" cy="8" r="2.2" />
+            {shown ? null : <path d="M2.5 13.5 13.5 2.5" />}
+          </svg>
+        </button>
+      </span>
+      {problem ? (
+        <p id={problemId} role="alert" className="hdp-field-error">
+          {problem}
+        </p>
+      ) : null}
+      {children}
+    </div>
   );
 }
 
@@ -112,56 +131,41 @@ export default function LocalPasswordForm({
     if (!problem && !confirmProblem) onSubmit(password);
   };
 
-  const described = (field: Field, help?: string) => [help, problems[field] ? `${ids[field]}-problem` : undefined].filter(Boolean).join(' ') || undefined;
   return (
     <form className="hdp-form" noValidate onSubmit={(event) => void submit(event)}>
       {refusal ? <Notice type="error" title={refusal} /> : null}
       {/* Lets password managers store the new password under the right account. */}
       <input type="hidden" name="username" autoComplete="username" value={email} readOnly />
-      <div className="hdp-field">
-        <label htmlFor={ids.password}>New password</label>
-        <PasswordInput
-          id={ids.password}
-          name="password"
-          value={password}
-          problem={problems.password}
-          describedBy={described('password', ids.help)}
-          onChange={(value) => {
-            setPassword(value);
-            void checkPassword(value);
-            if (confirmationTouched.current) checkConfirmation(confirmation, value);
-          }}
-        />
-        {problems.password ? (
-          <p id={`${ids.password}-problem`} role="alert" className="hdp-field-error">
-            {problems.password}
-          </p>
-        ) : null}
+      <PasswordField
+        id={ids.password}
+        name="password"
+        label="New password"
+        value={password}
+        problem={problems.password}
+        helpId={ids.help}
+        onChange={(value) => {
+          setPassword(value);
+          void checkPassword(value);
+          if (confirmationTouched.current) checkConfirmation(confirmation, value);
+        }}
+      >
         <p id={ids.help} className="hdp-field-help">
           {PASSWORD_HELP}
         </p>
         <PasswordStrengthMeter password={password} email={email} name={name} />
-      </div>
-      <div className="hdp-field">
-        <label htmlFor={ids.confirm}>Confirm password</label>
-        <PasswordInput
-          id={ids.confirm}
-          name="confirm"
-          value={confirmation}
-          problem={problems.confirm}
-          describedBy={described('confirm')}
-          onChange={(value) => {
-            setConfirmation(value);
-            confirmationTouched.current = true;
-            checkConfirmation(value, password);
-          }}
-        />
-        {problems.confirm ? (
-          <p id={`${ids.confirm}-problem`} role="alert" className="hdp-field-error">
-            {problems.confirm}
-          </p>
-        ) : null}
-      </div>
+      </PasswordField>
+      <PasswordField
+        id={ids.confirm}
+        name="confirm"
+        label="Confirm password"
+        value={confirmation}
+        problem={problems.confirm}
+        onChange={(value) => {
+          setConfirmation(value);
+          confirmationTouched.current = true;
+          checkConfirmation(value, password);
+        }}
+      />
       <button type="submit" className="hdp-button hdp-button-primary hdp-button-block" aria-busy={submitting || undefined}>
         {submitting ? <span className="hdp-spinner hdp-spinner-small" aria-hidden /> : null}
         Set password and activate account
