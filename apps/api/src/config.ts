@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { PerturbationSettings } from './warehouse/perturbation';
 import type { S3Settings } from './documents/s3-document-store';
 import { parseVizzlyPrivateKey, type VizzlySettings } from './visualisation/vizzly-tokens';
-import { ID_TOKEN_AUDIENCE_DEFAULT, LIMITS } from '@hdp/contract';
+import { ID_TOKEN_AUDIENCE_DEFAULT, LIMITS, OUTPUT_FILE_TYPES, OUTPUT_LIMITS } from '@hdp/contract';
 import { DEFAULT_CATALOGUE_FILE } from './workbenches/compute-catalogue';
 import { CLIENT_ADDRESS_SECRET_MIN_LENGTH } from '@hdp/contract/client-address';
 
@@ -85,6 +85,17 @@ const EnvSchema = z.object({
   SENTRY_DSN: z.url().optional(),
   SENTRY_TRACES_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.7),
   SENTRY_ENVIRONMENT: z.string().max(64).optional(),
+  // Safe outputs (the airlock): see docs/outputs.md
+  OUTPUT_MIN_COUNT: z.coerce.number().int().min(1).max(1000).optional(),
+  OUTPUT_ZEROS_DISCLOSIVE: booleanFromEnv.default(true),
+  OUTPUT_ROUNDING_BASE: z.coerce.number().int().min(0).max(1000).default(0),
+  OUTPUT_DOMINANCE_P: z.coerce.number().min(0).max(1).default(OUTPUT_LIMITS.defaultDominanceP),
+  OUTPUT_DOMINANCE_N: z.coerce.number().int().min(1).max(10).default(OUTPUT_LIMITS.defaultDominanceN),
+  OUTPUT_DOMINANCE_K: z.coerce.number().min(0).max(1).default(OUTPUT_LIMITS.defaultDominanceK),
+  OUTPUT_MAX_TABLE_ROWS: z.coerce.number().int().min(1).max(10_000_000).default(OUTPUT_LIMITS.defaultMaxTableRows),
+  OUTPUT_MAX_FILE_BYTES: z.coerce.number().int().min(1).max(1_000_000_000).default(OUTPUT_LIMITS.defaultMaxFileBytes),
+  OUTPUT_FILE_TYPES: z.string().default(Object.keys(OUTPUT_FILE_TYPES).join(',')),
+  OUTPUT_REQUIRED_REVIEWS: z.coerce.number().int().min(1).max(10).default(OUTPUT_LIMITS.defaultRequiredReviews),
 });
 
 export interface ExternalIssuerConfig {
@@ -166,6 +177,24 @@ export interface Config {
   vizzly?: VizzlySettings;
   /** Error reporting, when a DSN is set; off otherwise. */
   sentry?: { dsn: string; tracesSampleRate: number; environment?: string };
+  /** The airlock: the automatic checks' parameters, file limits and how many reviews a release needs. */
+  outputs: OutputSettings;
+}
+
+export interface OutputSettings {
+  /** The smallest count a table cell may show (default: the suppression threshold). */
+  minCount: number;
+  zerosDisclosive: boolean;
+  /** Counts must be multiples of this; 0: rounding is not required. */
+  roundingBase: number;
+  dominanceP: number;
+  dominanceN: number;
+  dominanceK: number;
+  maxTableRows: number;
+  maxFileBytes: number;
+  /** Name endings accepted (`.csv`, `.png`, ...), a subset of the contract's OUTPUT_FILE_TYPES. */
+  fileTypes: string[];
+  requiredReviews: number;
 }
 
 /** Reads the configuration from the environment; a bad value stops start-up with the variable named. */
@@ -242,9 +271,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       startTimeoutSeconds: e.NOTEBOOK_START_TIMEOUT_SECONDS,
     },
     vizzly,
+    outputs: outputSettingsFrom(e),
     sentry: e.SENTRY_DSN
       ? { dsn: e.SENTRY_DSN, tracesSampleRate: e.SENTRY_TRACES_SAMPLE_RATE, environment: e.SENTRY_ENVIRONMENT || undefined }
       : undefined,
+  };
+}
+
+function outputSettingsFrom(e: z.infer<typeof EnvSchema>): OutputSettings {
+  const fileTypes = e.OUTPUT_FILE_TYPES.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
+  const unknown = fileTypes.filter((t) => !(t in OUTPUT_FILE_TYPES));
+  if (unknown.length > 0) throw new Error(`Invalid configuration: OUTPUT_FILE_TYPES: ${unknown.join(', ')} not among ${Object.keys(OUTPUT_FILE_TYPES).join(', ')}`);
+  return {
+    minCount: e.OUTPUT_MIN_COUNT ?? e.SUPPRESSION_THRESHOLD,
+    zerosDisclosive: e.OUTPUT_ZEROS_DISCLOSIVE,
+    roundingBase: e.OUTPUT_ROUNDING_BASE,
+    dominanceP: e.OUTPUT_DOMINANCE_P,
+    dominanceN: e.OUTPUT_DOMINANCE_N,
+    dominanceK: e.OUTPUT_DOMINANCE_K,
+    maxTableRows: e.OUTPUT_MAX_TABLE_ROWS,
+    maxFileBytes: e.OUTPUT_MAX_FILE_BYTES,
+    fileTypes,
+    requiredReviews: e.OUTPUT_REQUIRED_REVIEWS,
   };
 }
 

@@ -22,6 +22,7 @@ import type { WarehouseEngine } from './warehouse/warehouse-engine';
 import { solver } from './warehouse/suppression';
 import { connectNotebookLifecycle, createNotebookServices } from './notebooks/notebook-services';
 import { notebookLifecycleHandler } from './notebooks/notebook-lifecycle-job';
+import { outputChecksHandler } from './outputs/output-checks-job';
 import { startSentry } from './observability/error-reporting';
 import { configurePasswordHashing } from './identity/passwords';
 
@@ -85,6 +86,7 @@ export async function openServices(
       queryRunHandler({ warehouse, config }),
       provisionHandler({ warehouse, store: workbenchStore, config }),
       notebookLifecycleHandler({ notebooks, catalogue: computeCatalogue, config, logger }),
+      outputChecksHandler({ store: workbenchStore, settings: config.outputs }),
     ]);
     const services: AppServices = {
       config,

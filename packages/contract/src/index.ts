@@ -16,3 +16,5 @@ export * from './schemas/workbenches';
 export * from './schemas/notebooks';
 export * from './notebook-lifecycle';
 export * from './schemas/visualisation';
+export * from './output-lifecycle';
+export * from './schemas/outputs';

@@ -11,6 +11,8 @@ const AUDIT_READERS: readonly Role[] = ['ADMIN', 'AUDITOR'];
  * members and have no business browsing the people who can.
  */
 const WORKBENCH_MAKERS: readonly Role[] = DATA_USERS;
+/** Who checks outputs before they leave a workbench: data stewards (an ADMIN is not a checker by role). */
+const OUTPUT_CHECKERS: readonly Role[] = ['DATA_STEWARD'];
 
 /**
  * The permission matrix: resource × action → the roles allowed.
@@ -29,6 +31,8 @@ export const PERMISSIONS = {
   workbenches: { list: DATA_USERS, read: DATA_USERS, create: WORKBENCH_MAKERS, update: WORKBENCH_MAKERS, delete: DATA_USERS },
   notebooks: { list: DATA_USERS, create: DATA_USERS, start: DATA_USERS, stop: DATA_USERS, delete: DATA_USERS, open: DATA_USERS },
   visualisation: { issueToken: DATA_USERS },
+  /** Safe outputs: members make release requests; output checkers (outside the workbench) review them. */
+  outputs: { read: DATA_USERS, create: DATA_USERS, review: OUTPUT_CHECKERS },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 
 export type Resource = keyof typeof PERMISSIONS;

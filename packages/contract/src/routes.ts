@@ -33,6 +33,19 @@ import {
 } from './schemas/workbenches';
 import { Notebook, NotebookCreate, NotebookList, NotebookListQuery, NotebookOpen } from './schemas/notebooks';
 import { VisualisationTokens } from './schemas/visualisation';
+import {
+  OutputCandidateList,
+  ReleaseCommentInput,
+  ReleaseDecisionInput,
+  ReleaseFileAdd,
+  ReleaseFilePreview,
+  ReleaseGroupInput,
+  ReleaseRequest,
+  ReleaseRequestCreate,
+  ReleaseRequestList,
+  ReleaseRequestListQuery,
+  ReleaseVoteInput,
+} from './schemas/outputs';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -64,6 +77,8 @@ export interface RouteContract {
 const p = <S extends z.ZodRawShape>(shape: S) => z.object(shape);
 const workbench = { workbenchId: Id };
 const notebook = { workbenchId: Id, notebookId: Id };
+const releaseRequest = { requestId: Id };
+const releaseFile = { requestId: Id, fileId: Id };
 
 /** The contract of record: every call the web app makes (spec §7) plus the identity endpoints. */
 export const ROUTES = {
@@ -343,6 +358,111 @@ export const ROUTES = {
     method: 'POST', path: '/api/v1/workbenches/{workbenchId}/notebooks/{notebookId}/open/', tag: 'notebooks', beyondSpec: true,
     access: { permission: 'notebooks:open' }, summary: 'A single-use URL that opens a running notebook in a new tab (its creator only)', params: p(notebook),
     responses: { 200: NotebookOpen },
+  },
+  // Safe outputs: release requests (the airlock), their automatic checks and their review
+  listOutputCandidates: {
+    method: 'GET', path: '/api/v1/workbenches/{workbenchId}/outputs/files/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:create' }, summary: "Files of the caller's own notebooks' homes that a release request could take (and why not, for each that cannot)",
+    params: p(workbench), responses: { 200: OutputCandidateList },
+  },
+  listReleaseRequests: {
+    method: 'GET', path: '/api/v1/workbenches/{workbenchId}/release-requests/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:read' }, summary: "A workbench's release requests, newest first (its members)", params: p(workbench),
+    querystring: ReleaseRequestListQuery, responses: { 200: ReleaseRequestList },
+  },
+  createReleaseRequest: {
+    method: 'POST', path: '/api/v1/workbenches/{workbenchId}/release-requests/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:create' }, summary: 'Start a release request (PENDING): OWNER and WRITER members', params: p(workbench),
+    body: ReleaseRequestCreate, responses: { 201: ReleaseRequest },
+  },
+  getReleaseRequest: {
+    method: 'GET', path: '/api/v1/release-requests/{requestId}/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:read' }, summary: 'One release request: groups, files with their checks, votes (blinded), comments, what the caller may do',
+    params: p(releaseRequest), responses: { 200: ReleaseRequest },
+  },
+  addReleaseGroup: {
+    method: 'POST', path: '/api/v1/release-requests/{requestId}/groups/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:create' }, summary: 'Add a group of files with its context and controls (the author, PENDING or RETURNED)',
+    params: p(releaseRequest), body: ReleaseGroupInput, responses: { 201: ReleaseRequest },
+  },
+  updateReleaseGroup: {
+    method: 'PUT', path: '/api/v1/release-requests/{requestId}/groups/{groupId}/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:create' }, summary: "Change a group's name, context and controls",
+    params: p({ requestId: Id, groupId: Id }), body: ReleaseGroupInput, responses: { 200: ReleaseRequest },
+  },
+  addReleaseFile: {
+    method: 'POST', path: '/api/v1/release-requests/{requestId}/files/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:create' }, summary: "Copy a file of one of the author's notebooks' homes into the request; its automatic checks start at once",
+    params: p(releaseRequest), body: ReleaseFileAdd, responses: { 201: ReleaseRequest },
+  },
+  removeReleaseFile: {
+    method: 'DELETE', path: '/api/v1/release-requests/{requestId}/files/{fileId}/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:create' }, summary: 'Take a file out of the request', params: p(releaseFile), responses: { 200: ReleaseRequest },
+  },
+  getReleaseFilePreview: {
+    method: 'GET', path: '/api/v1/release-requests/{requestId}/files/{fileId}/preview/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:read' }, summary: "What the request page shows of a file: a table's first rows or a text",
+    params: p(releaseFile), responses: { 200: ReleaseFilePreview },
+  },
+  getReleaseFileContent: {
+    method: 'GET', path: '/api/v1/release-requests/{requestId}/files/{fileId}/content/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:read' }, summary: "A file's bytes, to show inline: images for the request's readers, every file for its checkers",
+    params: p(releaseFile), raw: 'file-response',
+  },
+  submitReleaseRequest: {
+    method: 'POST', path: '/api/v1/release-requests/{requestId}/submit/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:create' }, summary: 'Submit (or, after a return, resubmit) the request for review; the checkers are mailed',
+    params: p(releaseRequest), responses: { 200: ReleaseRequest },
+  },
+  withdrawReleaseRequest: {
+    method: 'POST', path: '/api/v1/release-requests/{requestId}/withdraw/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:create' }, summary: 'Withdraw the request (the author, before a decision)', params: p(releaseRequest),
+    responses: { 200: ReleaseRequest },
+  },
+  listReviewQueue: {
+    method: 'GET', path: '/api/v1/review/release-requests/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:review' }, summary: 'Release requests waiting for the caller: submitted, in review or approved, of workbenches the caller is not in',
+    querystring: ReleaseRequestListQuery, responses: { 200: ReleaseRequestList },
+  },
+  voteOnReleaseFile: {
+    method: 'PUT', path: '/api/v1/release-requests/{requestId}/files/{fileId}/vote/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:review' }, summary: "The caller's vote on an output file (a vote against the automatic verdict needs a comment)",
+    params: p(releaseFile), body: ReleaseVoteInput, responses: { 200: ReleaseRequest },
+  },
+  submitReleaseReview: {
+    method: 'POST', path: '/api/v1/release-requests/{requestId}/review/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:review' }, summary: "Submit the caller's review (a vote on every output file)", params: p(releaseRequest),
+    responses: { 200: ReleaseRequest },
+  },
+  commentOnReleaseRequest: {
+    method: 'POST', path: '/api/v1/release-requests/{requestId}/comments/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:read' }, summary: 'A comment: public (the author sees it) or, for checkers, private to the checkers',
+    params: p(releaseRequest), body: ReleaseCommentInput, responses: { 201: ReleaseRequest },
+  },
+  returnReleaseRequest: {
+    method: 'POST', path: '/api/v1/release-requests/{requestId}/return/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:review' }, summary: 'Send a reviewed request back to its author for changes', params: p(releaseRequest),
+    body: ReleaseDecisionInput, responses: { 200: ReleaseRequest },
+  },
+  rejectReleaseRequest: {
+    method: 'POST', path: '/api/v1/release-requests/{requestId}/reject/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:review' }, summary: 'Refuse a reviewed request for good', params: p(releaseRequest),
+    body: ReleaseDecisionInput, responses: { 200: ReleaseRequest },
+  },
+  approveReleaseRequest: {
+    method: 'POST', path: '/api/v1/release-requests/{requestId}/approve/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:review' }, summary: 'Approve a reviewed request whose every output file has the required approvals', params: p(releaseRequest),
+    responses: { 200: ReleaseRequest },
+  },
+  releaseReleaseRequest: {
+    method: 'POST', path: '/api/v1/release-requests/{requestId}/release/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:review' }, summary: 'Release an approved request: its output files and manifest.json become the package', params: p(releaseRequest),
+    responses: { 200: ReleaseRequest },
+  },
+  downloadReleasePackage: {
+    method: 'GET', path: '/api/v1/release-requests/{requestId}/package/', tag: 'outputs', beyondSpec: true,
+    access: { permission: 'outputs:read' }, summary: 'The released package (a zip of the output files and manifest.json): its author and the workbench OWNERs',
+    params: p(releaseRequest), raw: 'file-response',
   },
 } as const satisfies Record<string, RouteContract>;
 

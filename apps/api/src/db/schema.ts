@@ -14,6 +14,13 @@ import type {
   UserStatus,
   WorkbenchMemberRole,
   NotebookStatus,
+  CheckFinding,
+  CheckState,
+  CheckVerdict,
+  CommentVisibility,
+  ReleaseFileKind,
+  ReleaseRequestState,
+  ReviewVote,
 } from '@hdp/contract';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -443,4 +450,139 @@ export const notebooks = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('notebooks_workbench_idx').on(t.workbenchId)],
+);
+
+/**
+ * Safe outputs: a release request of a workbench (the airlock), in the states of
+ * `@hdp/contract/output-lifecycle`. `round` counts submissions: reviews belong to a round, and a
+ * resubmission after a return asks each checker to submit again. The package is written on release.
+ */
+export const releaseRequests = pgTable(
+  'release_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workbenchId: uuid('workbench_id')
+      .notNull()
+      .references(() => workbenches.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id),
+    title: text('title').notNull(),
+    state: text('state').$type<ReleaseRequestState>().notNull().default('PENDING'),
+    requiredReviews: integer('required_reviews').notNull(),
+    round: integer('round').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
+    releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }),
+    packageKey: text('package_key'),
+    packageSha256: text('package_sha256'),
+    packageSizeBytes: bigint('package_size_bytes', { mode: 'number' }),
+  },
+  (t) => [index('release_requests_workbench_idx').on(t.workbenchId, t.createdAt), index('release_requests_state_idx').on(t.state)],
+);
+
+/** A group of a request's files with its context (what they are) and controls (what makes them safe). */
+export const releaseGroups = pgTable(
+  'release_groups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => releaseRequests.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    context: text('context').notNull(),
+    controls: text('controls').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('release_groups_request_idx').on(t.requestId)],
+);
+
+/**
+ * A file copied into a request from a notebook's home when added (its bytes under `storage_key`,
+ * its SHA-256 taken then); a new version replaces the bytes and resets the file's votes. The
+ * automatic checks' result, with the parameters and checks version it was made with, is kept here.
+ */
+export const releaseFiles = pgTable(
+  'release_files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => releaseRequests.id, { onDelete: 'cascade' }),
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => releaseGroups.id, { onDelete: 'cascade' }),
+    notebookId: uuid('notebook_id').references(() => notebooks.id, { onDelete: 'set null' }),
+    sourcePath: text('source_path').notNull(),
+    name: text('name').notNull(),
+    kind: text('kind').$type<ReleaseFileKind>().notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    version: integer('version').notNull().default(1),
+    storageKey: text('storage_key').notNull(),
+    magnitudeColumn: text('magnitude_column'),
+    addedAt: timestamp('added_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    checkState: text('check_state').$type<CheckState>().notNull().default('PENDING'),
+    checkVerdict: text('check_verdict').$type<CheckVerdict>(),
+    checkFindings: jsonb('check_findings').$type<CheckFinding[]>().notNull().default([]),
+    checkParameters: jsonb('check_parameters').$type<Record<string, unknown>>().notNull().default({}),
+    checksVersion: text('checks_version'),
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }),
+    checkError: text('check_error'),
+  },
+  (t) => [index('release_files_request_idx').on(t.requestId), index('release_files_sha256_idx').on(t.sha256)],
+);
+
+/** A checker's vote on one file (its current version: a new version deletes the file's votes). */
+export const releaseVotes = pgTable(
+  'release_votes',
+  {
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => releaseFiles.id, { onDelete: 'cascade' }),
+    reviewerId: uuid('reviewer_id')
+      .notNull()
+      .references(() => users.id),
+    vote: text('vote').$type<ReviewVote>().notNull(),
+    comment: text('comment'),
+    votedAt: timestamp('voted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.reviewerId] })],
+);
+
+/** A checker's review of one round of a request: submitted once they have voted on every output file. */
+export const releaseReviews = pgTable(
+  'release_reviews',
+  {
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => releaseRequests.id, { onDelete: 'cascade' }),
+    reviewerId: uuid('reviewer_id')
+      .notNull()
+      .references(() => users.id),
+    round: integer('round').notNull(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.requestId, t.reviewerId, t.round] })],
+);
+
+/** Comments on a request or one of its files: PRIVATE ones are for the checkers only. */
+export const releaseComments = pgTable(
+  'release_comments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => releaseRequests.id, { onDelete: 'cascade' }),
+    fileId: uuid('file_id').references(() => releaseFiles.id, { onDelete: 'set null' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id),
+    visibility: text('visibility').$type<CommentVisibility>().notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('release_comments_request_idx').on(t.requestId)],
 );

@@ -47,7 +47,7 @@ export interface HomeFile {
 /**
  * Opens `relative` (a decoded path below the home, as in Jupyter's `/files/` URLs) for the platform
  * to send itself, without the second hop through the Jupyter server. Answers undefined for anything
- * it does not serve, and the request then goes to Jupyter, which applies its own rules: a name it
+ * it does not serve (`contentTypes`: the name endings it serves; the airlock passes its own), and the request then goes to Jupyter, which applies its own rules: a name it
  * has no type for, hidden files, the released data, and any file that is not plainly in the home.
  *
  * The notebook's user writes the home, so it may hold symbolic links to anywhere on the host, which
@@ -56,10 +56,10 @@ export interface HomeFile {
  * can change for this descriptor) must lie inside the home's own real path; a file with other hard
  * links is refused too.
  */
-export async function openHomeFile(homeDir: string, relative: string): Promise<HomeFile | undefined> {
+export async function openHomeFile(homeDir: string, relative: string, contentTypes: Readonly<Record<string, string>> = CONTENT_TYPES): Promise<HomeFile | undefined> {
   const segments = relative.split('/');
   const name = segments[segments.length - 1]!;
-  const contentType = CONTENT_TYPES[path.extname(name).toLowerCase()];
+  const contentType = contentTypes[path.extname(name).toLowerCase()];
   if (!contentType) return undefined;
   if (segments[0] === RELEASED_FOLDER) return undefined;
   if (segments.some((s) => s === '' || s.startsWith('.') || s.includes('\0') || s.includes('\\'))) return undefined;
