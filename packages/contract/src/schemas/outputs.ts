@@ -58,7 +58,7 @@ export const FileChecks = z.object({
   verdict: z.enum(CHECK_VERDICTS).nullable(),
   findings: z.array(CheckFinding),
   /** The parameters the checks ran with and the checks' version, kept with the result. */
-  parameters: z.record(z.string(), z.unknown()),
+  parameters: z.looseObject({}),
   checks_version: z.string().nullable(),
   finished_at: Timestamp.nullable(),
   error: z.string().nullable(),
