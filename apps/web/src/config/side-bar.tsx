@@ -1,5 +1,5 @@
 import type { ComponentType, HTMLAttributes } from 'react';
-import { AuditOutlined, ExperimentOutlined, FileOutlined, HomeOutlined, SearchOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import { AuditOutlined, ExperimentOutlined, FileOutlined, HomeOutlined, SafetyCertificateOutlined, SearchOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import type { Role } from '@hdp/contract';
 import { rolesFor, type Permission } from '@hdp/contract/permissions';
 
@@ -19,6 +19,7 @@ export const SIDE_BAR_ITEMS: readonly SideBarItem[] = [
   { key: 'cohorts', label: 'Cohorts', icon: TeamOutlined, route: '/cohorts', permission: 'cohorts:list' },
   { key: 'workbenches', label: 'Workbenches', icon: ExperimentOutlined, route: '/workbenches', permission: 'workbenches:list' },
   { key: 'documents', label: 'Documents', icon: FileOutlined, route: '/documents', permission: 'documents:read' },
+  { key: 'review-outputs', label: 'Review outputs', icon: SafetyCertificateOutlined, route: '/review-outputs', permission: 'outputs:review' },
   { key: 'users', label: 'Users', icon: UserOutlined, route: '/users', permission: 'users:list' },
   { key: 'audit-log', label: 'Audit Log', icon: AuditOutlined, route: '/audit-log', permission: 'auditLog:read' },
 ];

@@ -6,9 +6,10 @@ import { SideBar } from './side-bar';
 const item = (name: string) => screen.getByRole('link', { name });
 
 describe('the side bar', () => {
-  it('enables every item for an administrator and marks the current one', () => {
+  it('enables every item for an administrator, except reviewing outputs (data stewards only), and marks the current one', () => {
     render(<SideBar actor={{ status: 'ACTIVE', roles: ['ADMIN'] }} pathname="/users" />);
-    for (const { label } of SIDE_BAR_ITEMS) expect(item(label)).not.toHaveAttribute('aria-disabled', 'true');
+    for (const { label } of SIDE_BAR_ITEMS.filter((i) => i.permission !== 'outputs:review')) expect(item(label)).not.toHaveAttribute('aria-disabled', 'true');
+    expect(item('Review outputs')).toHaveAccessibleDescription('Only data stewards can open Review outputs.');
     expect(item('Users')).toHaveAttribute('href', '/users');
     expect(item('Users')).toHaveAttribute('aria-current', 'page');
     expect(item('Cohorts')).not.toHaveAttribute('aria-current');

@@ -29,6 +29,8 @@ const NotebooksTab = dynamic(() => import('@/features/notebooks/components/noteb
   ),
 });
 
+const OutputsTab = dynamic(() => import('@/features/outputs/components/outputs-tab'), { ssr: false });
+
 const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24, marginBottom: 16 } as const;
 const H2 = { fontSize: 16, fontWeight: 600, margin: '0 0 12px' } as const;
 const MUTED = { color: '#5b6470' } as const;
@@ -272,6 +274,7 @@ export default function WorkbenchDetail({ workbench }: { workbench: Workbench })
               key: 'notebooks', label: 'Notebooks',
               children: <NotebooksTab workbench={workbench} />,
             },
+            { key: 'outputs', label: 'Outputs', children: <OutputsTab workbench={workbench} /> },
             {
               key: 'dashboards', label: 'Dashboards',
               children: <WorkbenchDashboards workbenchId={workbench.id} />,
