@@ -11,6 +11,8 @@ import { releaseRepository } from './release-repository';
 interface Digest {
   sha256: string;
   personIds: string[];
+  /** A table's column names (empty for other files). */
+  header: string[];
 }
 const digests = new Map<string, Digest>();
 const MAX_DIGESTS = 256;
@@ -49,12 +51,18 @@ async function releasedData(store: FileStore, workbenchId: string): Promise<{ fi
     if (!digest) {
       const content = await contentOf(file);
       const ids: string[] = [];
+      const delimiter = delimiterOf(file);
+      let header: string[] = [];
+      if (delimiter) {
+        const firstLine = content.subarray(0, Math.max(0, content.indexOf(10))).toString('utf8');
+        header = firstLine ? parseTable(firstLine, delimiter).header : [];
+      }
       if (path.basename(file).startsWith('person.csv')) {
         const table = parseTable(content.toString('utf8'), ',');
         const column = table.header.indexOf('person_id');
         if (column >= 0) for (const row of table.rows) ids.push(row[column]!.trim());
       }
-      digest = { sha256: createHash('sha256').update(content).digest('hex'), personIds: ids };
+      digest = { sha256: createHash('sha256').update(content).digest('hex'), personIds: ids, header };
       if (digests.size >= MAX_DIGESTS) digests.delete(digests.keys().next().value!);
       digests.set(cacheKey, digest);
     }
@@ -64,6 +72,7 @@ async function releasedData(store: FileStore, workbenchId: string): Promise<{ fi
     files.push({
       name,
       sha256: digest.sha256,
+      header: digest.header,
       ...(delimiter && { table: async (): Promise<Table | undefined> => parseTable((await contentOf(file)).toString('utf8'), delimiter) }),
     });
   }

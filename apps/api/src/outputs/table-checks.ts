@@ -36,6 +36,8 @@ export interface ReleasedTable {
 export interface ReleasedDataFile {
   name: string;
   sha256: string;
+  /** A table's column names, known without reading it whole. */
+  header: readonly string[];
   /** Its rows by column (tables only), built lazily. */
   table?: () => Promise<Table | undefined>;
 }
@@ -230,7 +232,8 @@ async function checkReleasedData(sha256: string, table: Table | undefined, relea
   }
   if (!table || table.rows.length === 0) return compared;
   for (const file of released) {
-    if (!file.table) continue;
+    // Only a table holding every column of this one can hold its rows: the others are not read.
+    if (!file.table || !table.header.every((h) => file.header.includes(h))) continue;
     const source = await file.table();
     if (!source) continue;
     const columns = table.header.map((h) => source.header.indexOf(h));
