@@ -18,6 +18,8 @@ export const ACCOUNTS = {
   researcher: { email: 'researcher@example.org', password: 'e2e-researcher-password-1', name: 'Rosalind Researcher' },
   auditor: { email: 'auditor@example.org', password: 'e2e-auditor-password-1', name: 'Alan Auditor' },
   steward: { email: 'steward@example.org', password: 'e2e-steward-password-1', name: 'Stella Steward' },
+  /** A second output checker: a release needs two independent reviews. */
+  checker: { email: 'checker@example.org', password: 'e2e-checker-password-1', name: 'Chris Checker' },
 } as const;
 
 /** A port nobody listens on right now. */
@@ -77,6 +79,8 @@ export function seedAccounts(dataDir: string): void {
   runHdp(dataDir, ['user', 'create', '--email', researcher.email, '--name', researcher.name, '--roles', 'RESEARCHER', '--password', researcher.password]);
   runHdp(dataDir, ['user', 'create', '--email', auditor.email, '--name', auditor.name, '--roles', 'AUDITOR', '--password', auditor.password]);
   runHdp(dataDir, ['user', 'create', '--email', steward.email, '--name', steward.name, '--roles', 'DATA_STEWARD', '--password', steward.password]);
+  const { checker } = ACCOUNTS;
+  runHdp(dataDir, ['user', 'create', '--email', checker.email, '--name', checker.name, '--roles', 'DATA_STEWARD', '--password', checker.password]);
 }
 
 async function waitFor(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {

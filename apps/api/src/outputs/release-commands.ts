@@ -17,7 +17,7 @@ import {
   type ReleaseVoteInput,
 } from '@hdp/contract';
 import type { AppServices } from '../app-services';
-import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
+import { appendAuditEntry, recordAuditEvent, type AuditContext } from '../audit/audit-trail';
 import type { DbOrTx } from '../db/database';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/api-error';
 import { jobRepository } from '../jobs/job-repository';
@@ -416,7 +416,17 @@ export async function release(services: AppServices, actor: UserRow, requestId: 
 /** The package, for its author and the workbench's OWNERs; each download audited. */
 export async function openPackage(services: AppServices, actor: UserRow, requestId: string, context: AuditContext): Promise<{ stream: Readable; size: number; fileName: string }> {
   const access = await loadRequest(services, actor, requestId, context);
-  if (!(access.isAuthor || access.myRole === 'OWNER')) await requireAuthor(services, actor, access, 'download the package of', context);
+  if (!(access.isAuthor || access.myRole === 'OWNER')) {
+    await recordAuditEvent(services.db, context, {
+      eventType: 'ACCESS_DENIED',
+      outcome: 'DENIED',
+      message: `${actor.email} was denied the package of release request ${requestId}`,
+      resourceType: 'release_request',
+      resourceId: requestId,
+      details: { action: 'download', workbench_id: access.request.workbenchId, role: access.myRole },
+    });
+    throw forbidden('Only the author of this release request and the OWNERs of its workbench may download its package.');
+  }
   const request = access.request;
   if (request.state !== 'RELEASED' || !request.packageKey) throw conflict(`The release request "${request.title}" is ${request.state}; only a RELEASED request has a package.`);
   const stream = await services.workbenchStore.open(request.packageKey);
