@@ -65,7 +65,7 @@ export default function OutputsTab({ workbench }: { workbench: Pick<Workbench, '
           error: list.error,
           failureTitle: 'The release requests could not be loaded.',
           onRetry: () => void list.refetch(),
-          empty: 'No release requests yet.',
+          empty: <span style={{ color: '#595959' }}>No release requests yet.</span>,
         })}
         pagination={{ current: page, pageSize: OUTPUT_PAGE_SIZE, total: list.data?.total ?? 0, hideOnSinglePage: true, onChange: setPage }}
       />

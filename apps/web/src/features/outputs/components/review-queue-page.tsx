@@ -39,7 +39,7 @@ export function ReviewQueuePage() {
           error: list.error,
           failureTitle: 'The requests to review could not be loaded.',
           onRetry: () => void list.refetch(),
-          empty: 'Nothing waits for your review.',
+          empty: <span style={{ color: '#595959' }}>Nothing waits for your review.</span>,
         })}
         pagination={{ current: page, pageSize: OUTPUT_PAGE_SIZE, total: list.data?.total ?? 0, hideOnSinglePage: true, onChange: setPage }}
       />
