@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Table } from 'antd';
+import { Alert, Button, Table } from 'antd';
 import type { ReleaseFile } from '@hdp/contract';
 import { useGetReleaseFileContentMutation, useGetReleaseFilePreviewQuery } from '../api/release-requests';
 
@@ -26,13 +26,26 @@ function RequestImage({ requestId, file }: { requestId: string; file: ReleaseFil
  * What a file holds: a table with the cells the automatic checks flagged marked (and named for
  * screen readers), a text, or an image.
  */
-export function FileViewer({ requestId, file }: { requestId: string; file: ReleaseFile }) {
+export function FileViewer({ requestId, file, checker }: { requestId: string; file: ReleaseFile; checker: boolean }) {
   const preview = useGetReleaseFilePreviewQuery({ requestId, fileId: file.id, version: file.version });
+  const [load, loading] = useGetReleaseFileContentMutation();
   if (preview.isLoading) return <p role="status">Loading the preview…</p>;
   if (preview.isError || !preview.data) return <Alert type="warning" showIcon title="The preview could not be loaded." />;
   const { kind, header, rows, text, truncated } = preview.data;
   if (kind === 'image') return <RequestImage requestId={requestId} file={file} />;
-  if (kind === 'none') return <p style={{ color: '#5b6470', margin: 0 }}>No preview for this kind of file; the checkers read it in full.</p>;
+  if (kind === 'none') {
+    if (!checker) return <p style={{ color: '#5b6470', margin: 0 }}>No preview for this kind of file; the checkers read it in full.</p>;
+    // A checker reads the whole file (a PDF) in a tab of its own; the API sends it under a policy that runs nothing.
+    const open = async () => {
+      const result = await load({ requestId, fileId: file.id });
+      if ('data' in result && typeof result.data === 'string') window.open(result.data, '_blank', 'noopener');
+    };
+    return (
+      <Button size="small" loading={loading.isLoading} onClick={() => void open()}>
+        Open {file.name}
+      </Button>
+    );
+  }
   if (kind === 'text') {
     return (
       <pre style={{ maxHeight: 320, overflow: 'auto', background: '#fafafa', border: '1px solid #e5e8ec', padding: 12, margin: 0, whiteSpace: 'pre-wrap' }} tabIndex={0} aria-label={`Contents of ${file.name}`}>

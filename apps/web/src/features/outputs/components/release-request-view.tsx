@@ -102,7 +102,7 @@ function FileCard({ request, file }: { request: ReleaseRequest; file: ReleaseFil
       <details style={{ marginTop: 8 }}>
         <summary>Show the file</summary>
         <div style={{ marginTop: 8 }}>
-          <FileViewer requestId={request.id} file={file} />
+          <FileViewer requestId={request.id} file={file} checker={request.my_review_submitted !== null} />
         </div>
       </details>
       {others.length > 0 ? (
