@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueryGroup, QueryResult } from '@hdp/contract';
 import { loadWarehouse } from '../src/warehouse/warehouse-loader';
-import { startTestApp, type TestApp } from './support/test-app';
+import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
 import { sampleDataset } from './support/warehouse-fixtures';
 
 /**
@@ -85,7 +85,7 @@ afterAll(async () => {
 describe('the tracker of the report', () => {
   it('30 pairs A = S or X, B = X and not S (X: born from a given year on) do not recover a hidden small count', async () => {
     // Budget: 60 runs from one account (an eighth of its day), as reported.
-    for (const id of [4043241, 198199]) {
+    for (const id of [198199, 135526]) {
       const small = condition(id);
       const size = await trueCount(small);
       expect(size).toBeGreaterThan(0);
@@ -101,4 +101,101 @@ describe('the tracker of the report', () => {
       expect(recovered(estimates), `estimates ${JSON.stringify(estimates)} of |S| = ${size}`).not.toBe(size);
     }
   }, 300_000);
+});
+
+describe('what the defence withholds is audited and shown to stewards', () => {
+  it('each withheld answer is a DISCLOSURE_TRACKER_SUSPECTED entry naming the earlier answer, in the stewards\' list; researchers are refused it', async () => {
+    const { token: steward } = await guarded.app.userWithRoles(['DATA_STEWARD'], 'sam@example.org');
+    const list = await guarded.app.request({ method: 'GET', url: '/api/v1/data-explorer/withheld-answers/?limit=100', token: steward });
+    expect(list.statusCode, list.body).toBe(200);
+    const { entries, total } = list.json() as { entries: { event_type: string; outcome: string; actor: { email: string }; details: Record<string, unknown>; message: string }[]; total: number };
+    // The report's attack above: 2 small sets × 30 pairs, each B withheld (or A, when an earlier B is near).
+    expect(total).toBeGreaterThanOrEqual(50);
+    for (const entry of entries) {
+      expect(entry).toMatchObject({ event_type: 'DISCLOSURE_TRACKER_SUSPECTED', outcome: 'DENIED', actor: { email: 'mallory@example.org' } });
+      expect(entry.details).toMatchObject({ kind: 'explorer', reference: 'unsaved query', threshold: 20, earlier_answer: { kind: 'explorer' } });
+      // The size of the difference is the small count itself: never written down.
+      expect(JSON.stringify(entry)).not.toMatch(/difference"\s*:\s*\d/);
+    }
+    const researcher = await guarded.app.request({ method: 'GET', url: '/api/v1/data-explorer/withheld-answers/', token: guarded.tokens[1] });
+    expect(researcher.statusCode).toBe(403);
+    // The same entries are in the audit log, where the audit page filters them by their event type.
+    const { id_token: admin } = await guarded.app.signIn(ADMIN_EMAIL);
+    const logs = await guarded.app.request({ method: 'GET', url: '/api/v1/logs/?event_type=DISCLOSURE_TRACKER_SUSPECTED&limit=1', token: admin });
+    expect(logs.json().total).toBe(total);
+  });
+});
+
+/** Small sets: a rare condition, or a common one among persons born in a narrow span of years. */
+const smallSets = fc.oneof(
+  fc.constantFrom(198199, 135526, 373087, 4066995).map(condition),
+  fc.record({ id: fc.constantFrom(80502, 4266809, 4299128, 260139, 40481087), from: fc.integer({ min: 1910, max: 1985 }), span: fc.integer({ min: 0, max: 3 }) }).map(
+    ({ id, from, span }): QueryGroup => ({ rules: [...condition(id).rules, bornFrom(from), { field: 'person.year_of_birth', operator: '<=', value: from + span }] }),
+  ),
+);
+
+/** Large covers: persons born from a year on, of one sex or not, or of an age range, or in the union of two. */
+const coverRule = fc.oneof(
+  fc.integer({ min: 1910, max: 1960 }).map((year) => ({ rules: [bornFrom(year)] }) as QueryGroup),
+  fc.record({ year: fc.integer({ min: 1910, max: 1970 }), sex: fc.constantFrom(8532, 8507) }).map(
+    ({ year, sex }): QueryGroup => ({ rules: [bornFrom(year), { field: 'person.gender_concept_id', operator: '=', value: sex }] }),
+  ),
+  fc.record({ low: fc.integer({ min: 40, max: 90 }), width: fc.integer({ min: 10, max: 60 }) }).map(
+    ({ low, width }): QueryGroup => ({ rules: [{ field: 'person.age', operator: 'between', value: [low, low + width] }] }),
+  ),
+);
+const covers = fc.uniqueArray(fc.oneof(coverRule, fc.tuple(coverRule, coverRule).map(([a, b]): QueryGroup => ({ combinator: 'or', rules: [a, b] }))), {
+  minLength: 30,
+  maxLength: 30,
+  selector: (cover) => JSON.stringify(cover),
+});
+
+describe('the attack suite: random small sets, random large covers, one account and two', () => {
+  // Budget: 60 runs per property case (30 pairs), in either order of A and B; over the cases each
+  // account spends up to its day (500 runs), after which the limits refuse it and the pair is lost.
+  for (const accounts of [
+    { name: 'one account', pair: [0, 0] as [number, number] },
+    { name: 'two accounts (A from one, B from the other)', pair: [0, 1] as [number, number] },
+  ]) {
+    it(`${accounts.name}: the mean of 30 tracker differences does not recover |S|`, async () => {
+      await fc.assert(
+        fc.asyncProperty(smallSets, covers, fc.boolean(), async (small, coverList, bFirst) => {
+          const size = await trueCount(small);
+          fc.pre(size >= 1 && size <= 17);
+          const estimates: number[] = [];
+          for (const cover of coverList) {
+            if ((await trueCount(cover)) < 100) continue;
+            const pair: [number, number] = bFirst ? [accounts.pair[1], accounts.pair[0]] : accounts.pair;
+            const estimate = await trackerPair(guarded, small, cover, pair);
+            if (estimate !== undefined) estimates.push(estimate);
+          }
+          expect(recovered(estimates), `estimates ${JSON.stringify(estimates)} of |S| = ${size}`).not.toBe(size);
+        }),
+        { numRuns: 3, seed: accounts.pair[1] === 0 ? 28 : 2028 },
+      );
+    }, 600_000);
+  }
+
+  it('with a full day of one account (500 runs, until the limits refuse), the tracker learns nothing of |S|', async () => {
+    // A fresh account and fresh covers (persons born from a year on, of either sex or both).
+    const { token } = await guarded.app.userWithRoles(['RESEARCHER'], 'eve@example.org');
+    guarded.tokens.push(token);
+    const account = guarded.tokens.length - 1;
+    const small = condition(135526);
+    const size = await trueCount(small);
+    const estimates: number[] = [];
+    let runs = 0;
+    outer: for (const sex of [null, 8532, 8507]) {
+      for (let year = 1910; year <= 1990; year++) {
+        const cover: QueryGroup = { rules: [bornFrom(year), ...(sex === null ? [] : [{ field: 'person.gender_concept_id', operator: '=', value: sex }])] };
+        const a = await run(guarded, { combinator: 'or', rules: [small, cover] }, account);
+        const b = await run(guarded, { rules: [cover, { not: true, rules: [small] }] }, account);
+        if (a === 'budget spent' || b === 'budget spent') break outer;
+        runs += 2;
+        if (a.person_count !== null && b.person_count !== null) estimates.push(a.person_count - b.person_count);
+      }
+    }
+    expect(runs).toBeGreaterThanOrEqual(DAILY_BUDGET - 60);
+    expect(recovered(estimates), `estimates ${JSON.stringify(estimates)} of |S| = ${size}`).not.toBe(size);
+  }, 600_000);
 });

@@ -52,6 +52,8 @@ export const AUDIT_EVENT_TYPES = [
   'NOTEBOOK_DELETED',
   'NOTEBOOK_OPENED',
   'VISUALISATION_TOKEN_ISSUED',
+  // An answer withheld because its persons differ from an earlier answer's by fewer than the threshold (the tracker defence).
+  'DISCLOSURE_TRACKER_SUSPECTED',
 ] as const;
 
 /** How an audited action ended. */
