@@ -29,8 +29,8 @@ export const PERMISSIONS = {
   workbenches: { list: DATA_USERS, read: DATA_USERS, create: WORKBENCH_MAKERS, update: WORKBENCH_MAKERS, delete: DATA_USERS },
   notebooks: { list: DATA_USERS, create: DATA_USERS, start: DATA_USERS, stop: DATA_USERS, delete: DATA_USERS, open: DATA_USERS },
   visualisation: { issueToken: DATA_USERS },
-  // Answers the tracker defence withheld, with the earlier answers involved: for the stewards of the data (and auditors).
-  disclosure: { reviewWithheld: ['ADMIN', 'DATA_STEWARD', 'AUDITOR'] },
+  // Answers the tracker defence withheld, with the earlier answers involved, for the stewards of the data (auditors read them in the audit log).
+  disclosure: { reviewWithheld: STEWARDS },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 
 export type Resource = keyof typeof PERMISSIONS;

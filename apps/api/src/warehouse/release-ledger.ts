@@ -87,20 +87,22 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext)
   const threshold = result.suppression_threshold;
   return release.db.transaction(async (tx) => {
     await lockDataset(tx, fresh.dataset);
+    // The sketches only: a kept result is read once one is chosen.
     const near = await tx
-      .select()
+      .select({ id: releasedAnswers.id, sketch: releasedAnswers.sketch })
       .from(releasedAnswers)
       .where(and(eq(releasedAnswers.dataset, fresh.dataset), between(releasedAnswers.personCount, fresh.personCount - (threshold - 1), fresh.personCount + (threshold - 1))))
       .orderBy(asc(releasedAnswers.id));
     for (const kept of near) {
       const difference = sketchDifference(fresh.sketch, kept.sketch, threshold);
       if (difference === undefined || difference >= threshold) continue;
-      if (difference === 0) return { ...kept.result, execution_time_ms: result.execution_time_ms };
+      const [earlier] = await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, kept.id));
+      if (difference === 0) return { ...earlier!.result, execution_time_ms: result.execution_time_ms };
       const withheld = withheldResult(result);
       await appendAuditEntry(tx, release.audit, {
         eventType: 'DISCLOSURE_TRACKER_SUSPECTED',
         outcome: 'DENIED',
-        message: `${release.audit.actorEmail ?? 'An answer'} (${release.kind}${release.reference ? ` ${release.reference}` : ''}) was withheld: its persons differ from those of an earlier answer (${kept.kind}${kept.reference ? ` ${kept.reference}` : ''}) by fewer than ${threshold}`,
+        message: `${release.audit.actorEmail ?? 'An answer'} (${release.kind}${release.reference ? ` ${release.reference}` : ''}) was withheld: its persons differ from those of an earlier answer (${earlier!.kind}${earlier!.reference ? ` ${earlier!.reference}` : ''}) by fewer than ${threshold}`,
         resourceType: release.kind,
         resourceId: release.reference,
         // Never the size of the difference: that is the small count being protected.
@@ -109,12 +111,12 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext)
           reference: release.reference,
           threshold,
           earlier_answer: {
-            id: kept.id,
-            kind: kept.kind,
-            reference: kept.reference,
-            user_id: kept.userId,
-            released_at: kept.createdAt.toISOString(),
-            person_count_shown: kept.result.person_count_display,
+            id: earlier!.id,
+            kind: earlier!.kind,
+            reference: earlier!.reference,
+            user_id: earlier!.userId,
+            released_at: earlier!.createdAt.toISOString(),
+            person_count_shown: earlier!.result.person_count_display,
           },
         },
       });
