@@ -246,12 +246,19 @@ try {
         if (a.person_count !== null && d.person_count !== null) estimates.push(a.person_count - d.person_count);
       }
     }
-    // The first pair after which the rounded running mean is |S| and stays so until the budget is spent.
+    // The attacker is sure of |S| once the 95 % interval of their running mean lies within ±0.5 of a
+    // whole number, and that number is |S| (and stays so until the budget is spent).
     let from: number | null = null;
     let sum = 0;
+    let squares = 0;
     estimates.forEach((e, i) => {
       sum += e;
-      if (Math.round(sum / (i + 1)) === smallSize) from ??= i;
+      squares += e * e;
+      const k = i + 1;
+      const mean = sum / k;
+      const sd = k > 1 ? Math.sqrt(Math.max(0, (squares - k * mean * mean) / (k - 1))) : Infinity;
+      const sure = k >= 5 && Math.round(mean) === smallSize && Math.abs(mean - smallSize) + (1.96 * sd) / Math.sqrt(k) < 0.5;
+      if (sure) from ??= i;
       else from = null;
     });
     return { spent, pairs: estimates.length, mean: estimates.length ? sum / estimates.length : null, runsToRecover: from === null ? null : 2 * (from + 1) };
@@ -260,7 +267,7 @@ try {
   const before = await attack(plainBase, plainToken);
   const after = await attack(base, token);
   const says = (r: Awaited<ReturnType<typeof attack>>) =>
-    `${r.pairs} pairs answered of ${r.spent / 2}, mean ${r.mean === null ? '–' : r.mean.toFixed(2)}: ${r.runsToRecover === null ? `not recovered in ${r.spent} runs` : `recovered after ${r.runsToRecover} runs`}`;
+    `${r.pairs} pairs answered of ${r.spent / 2}, mean ${r.mean === null ? '–' : r.mean.toFixed(2)}: ${r.runsToRecover === null ? `not recovered in ${r.spent} runs` : `recovered (95 % interval within ±0.5) after ${r.runsToRecover} runs`}`;
   out(`tracker attack on |S| = ${smallSize} (persons who died, born in ${smallYear}), a day's budget of 500 runs (${((performance.now() - attackT0) / 1000).toFixed(0)} s):`);
   out(`  defence off: ${says(before)}`);
   out(`  defence on:  ${says(after)}`);
