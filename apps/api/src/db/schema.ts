@@ -464,7 +464,7 @@ export const releasedAnswers = pgTable(
     reference: text('reference'),
     userId: uuid('user_id'),
     personCount: integer('person_count').notNull(),
-    sketch: jsonb('sketch').$type<{ counts: number[]; keySums: number[] }>().notNull(),
+    sketch: jsonb('sketch').$type<{ counts: number[]; keySums: number[]; checkSums: number[] }>().notNull(),
     result: jsonb('result').$type<QueryResult>().notNull(),
     createdAt: createdAt(),
   },

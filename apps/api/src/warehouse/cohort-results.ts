@@ -1,7 +1,7 @@
 import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
 import { compileCohortAggregate, type CompiledPredicate } from './cohort-compiler';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
-import { addToSketch, emptySketch } from './person-set-sketch';
+import { addToSketch, emptySketch, type PersonSetSketch } from './person-set-sketch';
 import { settleRelease, type ReleaseContext } from './release-ledger';
 import { belowThreshold, SUPPRESSED_LABEL, suppressSmallCounts, type CountTable } from './suppression';
 import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
@@ -102,6 +102,20 @@ export async function runCohortQuery(
 const SKETCH_PART_MARKS = [3, 5, 6];
 const DEMOGRAPHIC_ROWS = 7;
 
+/** The rows of an aggregate statement: the demographic rows, and the persons' sketch summed from its cells' rows. */
+export function splitAggregateRows(raw: Record<string, unknown>[]): { rows: AggregateRow[]; sketch: PersonSetSketch } {
+  const rows: AggregateRow[] = [];
+  const sketch = emptySketch();
+  for (const r of raw) {
+    const part = Number(r.part);
+    const n = Number(r.n);
+    // Key sums of a sketch cell are kept whole (at most 2^24 × persons: exact as a double).
+    if (part !== DEMOGRAPHIC_ROWS) addToSketch(sketch, SKETCH_PART_MARKS.indexOf(part), Number(r[`c${SKETCH_PART_MARKS.indexOf(part)}`]), n, Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
+    else rows.push({ sex: key(r.sex), ageBand: key(r.age_band), race: key(r.race), ethnicity: key(r.ethnicity), n, keySum: Number(r.key_sum ?? 0) % KEY_RANGE });
+  }
+  return { rows, sketch };
+}
+
 /**
  * THE disclosure-control path: every aggregate the platform releases (explorer runs, saved runs,
  * cohort sizes, the home page's dataset summary; a new kind of aggregate too) is answered here.
@@ -121,15 +135,7 @@ export async function aggregateResult(
   options: ReleaseOptions & { released?: ReleasedCount; source?: string },
 ): Promise<QueryResult> {
   const started = performance.now();
-  const rows: AggregateRow[] = [];
-  const sketch = emptySketch();
-  for (const r of await warehouse.query(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs })) {
-    const part = Number(r.part);
-    const n = Number(r.n);
-    // Key sums of a sketch cell are kept whole (at most 2^24 × persons: exact as a double).
-    if (part !== DEMOGRAPHIC_ROWS) addToSketch(sketch, SKETCH_PART_MARKS.indexOf(part), Number(r[`c${SKETCH_PART_MARKS.indexOf(part)}`]), n, Number(r.key_sum ?? 0));
-    else rows.push({ sex: key(r.sex), ageBand: key(r.age_band), race: key(r.race), ethnicity: key(r.ethnicity), n, keySum: Number(r.key_sum ?? 0) % KEY_RANGE });
-  }
+  const { rows, sketch } = splitAggregateRows(await warehouse.query(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs }));
   const names = await conceptNames(warehouse, schema, rows.flatMap((r) => [r.sex, r.race, r.ethnicity]), options.timeoutMs);
   const conceptLabel = (k: string) => (k === UNKNOWN || k === '0' ? 'Unknown' : (names.get(k) ?? `Concept ${k}`));
   const ageLabel = (k: string) => (k === UNKNOWN ? 'Unknown' : (AGE_BAND_LABELS[Number(k)] ?? k));
