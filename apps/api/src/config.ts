@@ -72,6 +72,8 @@ const EnvSchema = z.object({
   PERTURBATION_MAX_CHANGE: z.coerce.number().int().min(0).max(10).default(LIMITS.defaultPerturbationMaxChange),
   QUERY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(LIMITS.defaultQueryRatePerMinute),
   QUERY_DAILY_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(LIMITS.defaultQueryDailyBudget),
+  // The tracker defence (warehouse/release-ledger.ts); off only to measure what it costs or stops.
+  DISCLOSURE_TRACKER_DEFENCE: z.enum(['on', 'off']).default('on'),
   DEMO_PERSONS: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
   DEMO_SEED: z.coerce.number().int().min(0).default(20_240_501),
   NOTEBOOK_IDLE_MINUTES: z.coerce.number().positive().max(7 * 24 * 60).default(30),
@@ -147,6 +149,8 @@ export interface Config {
   suppressionThreshold: number;
   /** Cell-key perturbation of every released count: changes of at most `maxChange` (0: off). */
   perturbation: PerturbationSettings;
+  /** Withhold an answer whose persons differ from an earlier released answer's by 1 to threshold − 1 (release-ledger.ts). */
+  trackerDefence: boolean;
   /** Query runs one user may start per minute and per day (anonymous and saved, together). */
   queryLimits: { perMinute: number; perDay: number };
   /** The time limit of one query run. */
@@ -255,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     warehouseUrl: e.WAREHOUSE_URL || undefined,
     suppressionThreshold: e.SUPPRESSION_THRESHOLD,
     perturbation: { maxChange: e.PERTURBATION_MAX_CHANGE },
+    trackerDefence: e.DISCLOSURE_TRACKER_DEFENCE === 'on',
     queryLimits: { perMinute: e.QUERY_RATE_PER_MINUTE, perDay: e.QUERY_DAILY_BUDGET },
     queryTimeoutMs: e.QUERY_TIMEOUT_MS,
     queryWorkers: e.QUERY_WORKERS,

@@ -103,7 +103,7 @@ describe('the disclosures found on the Eunomia sample', () => {
   it('4. differencing two answers no longer gives a small count exactly, and one set asked in many forms answers the same', async () => {
     const a = condition(80502);
     const ages = [100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117];
-    const attempts: { truth: number; difference: number }[] = [];
+    const attempts: { truth: number; rest: QueryResult }[] = [];
     const whole = await run(guarded, a);
     const trueWhole = (await run(truth, a)).person_count!;
     for (const age of ages) {
@@ -114,12 +114,18 @@ describe('the disclosures found on the Eunomia sample', () => {
       const rest: QueryGroup = { rules: [...a.rules, { not: true, rules: [aged] }] };
       // Persons without a birth year are in neither part, so the exact difference is taken from the true counts.
       const exactDifference = trueWhole - (await run(truth, rest)).person_count!;
-      attempts.push({ truth: exactDifference, difference: whole.person_count! - (await run(guarded, rest)).person_count! });
+      attempts.push({ truth: exactDifference, rest: await run(guarded, rest) });
     }
     expect(attempts.length).toBeGreaterThanOrEqual(8);
-    // Each difference is right with a chance of about 1 in 4 (both counts perturbed alike); all of 8 or more: < 1 in 60,000.
-    expect(attempts.filter((x) => x.truth !== x.difference).length).toBeGreaterThan(0);
-    for (const x of attempts) expect(Math.abs(x.truth - x.difference)).toBeLessThanOrEqual(4);
+    // The rest differs from the whole by a small number of persons: the tracker defence withholds it
+    // (release-ledger.ts), so there is no difference to take at all (before it, each difference was
+    // the small count ± 4, right about 1 time in 4).
+    for (const x of attempts) {
+      expect(x.truth).toBeGreaterThan(0);
+      expect(x.truth).toBeLessThan(20);
+      expect(x.rest).toMatchObject({ person_count: null, person_count_display: 'withheld' });
+      expect(x.rest.withheld).toMatch(/fewer than 20/);
+    }
 
     // The same persons in other forms: the same answer, so asking again teaches nothing new.
     const forms: QueryGroup[] = [
@@ -162,12 +168,15 @@ describe('consistent perturbation', () => {
       const older: QueryGroup = { rules: [{ field: 'person.age', operator: '>=', value: age }] };
       const n = (await run(truth, older)).person_count!;
       if (n < 20) continue;
-      changes.push((await run(guarded, older)).person_count! - n);
+      const shown = (await run(guarded, older)).person_count;
+      // Withheld by the tracker defence when it is within 20 persons of an earlier answer (the step before it).
+      if (shown === null) continue;
+      changes.push(shown - n);
     }
-    expect(changes.length).toBeGreaterThanOrEqual(40);
+    expect(changes.length).toBeGreaterThanOrEqual(30);
     expect(changes.every((c) => Math.abs(c) <= 2)).toBe(true);
     expect(changes.some((c) => c !== 0)).toBe(true);
-    // A change has a standard deviation of about 1.33: the mean of 40 or more is within ±0.75 but once in thousands.
+    // A change has a standard deviation of about 1.15: the mean of 30 or more is within ±0.75 but once in thousands.
     expect(Math.abs(changes.reduce((s, c) => s + c, 0) / changes.length)).toBeLessThan(0.75);
   });
 

@@ -70,6 +70,8 @@ export const AUDIT_EVENT_TYPES = [
   'OUTPUT_REQUEST_RELEASED',
   'OUTPUT_PACKAGE_DOWNLOADED',
   'OUTPUT_FILE_VIEWED',
+  // An answer withheld because its persons differ from an earlier answer's by fewer than the threshold (the tracker defence).
+  'DISCLOSURE_TRACKER_SUSPECTED',
 ] as const;
 
 /** How an audited action ended. */

@@ -33,6 +33,8 @@ export const PERMISSIONS = {
   visualisation: { issueToken: DATA_USERS },
   /** Safe outputs: members make release requests; output checkers (outside the workbench) review them. */
   outputs: { read: DATA_USERS, create: DATA_USERS, review: OUTPUT_CHECKERS },
+  // Answers the tracker defence withheld, with the earlier answers involved, for the stewards of the data (auditors read them in the audit log).
+  disclosure: { reviewWithheld: STEWARDS },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 
 export type Resource = keyof typeof PERMISSIONS;

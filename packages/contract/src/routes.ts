@@ -173,6 +173,12 @@ export const ROUTES = {
     summary: 'Search concepts by name or code within a domain (the concept picker)',
     querystring: ConceptSearchQuery, responses: { 200: ConceptList },
   },
+  listWithheldAnswers: {
+    method: 'GET', path: '/api/v1/data-explorer/withheld-answers/', tag: 'data-explorer',
+    access: { permission: 'disclosure:reviewWithheld' }, beyondSpec: true,
+    summary: 'Answers withheld by the tracker defence (audit entries DISCLOSURE_TRACKER_SUSPECTED), newest first, with the earlier answers involved',
+    querystring: ListQuery, responses: { 200: listOf('entries', AuditEntry) },
+  },
   getDataset: {
     method: 'GET', path: '/api/v1/data-explorer/dataset/', tag: 'data-explorer',
     access: { permission: 'dataExplorer:readDataset' }, beyondSpec: true,

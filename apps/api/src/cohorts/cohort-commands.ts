@@ -79,7 +79,7 @@ interface Snapshot {
  * Keeps the persons `tree` selects in `state`'s dataset as a new version, and counts their
  * demographics from the kept persons themselves, so the charts always match the snapshot.
  */
-async function snapshot(services: AppServices, tree: QueryGroup, state: WarehouseState): Promise<Snapshot> {
+async function snapshot(services: AppServices, tree: QueryGroup, state: WarehouseState, audit: AuditContext): Promise<Snapshot> {
   const { warehouse, config } = services;
   const versionId = randomUUID();
   try {
@@ -89,9 +89,13 @@ async function snapshot(services: AppServices, tree: QueryGroup, state: Warehous
     const result = await aggregateResult(warehouse, state.schema, compileSnapshotAggregate(state.schema, versionId), {
       threshold: config.suppressionThreshold,
       perturbation: config.perturbation,
+      trackerDefence: config.trackerDefence,
       timeoutMs: config.queryTimeoutMs,
+      release: { db: services.db, kind: 'cohort', reference: `cohort version ${versionId}`, audit },
       released,
     });
+    // The same persons as a withheld run: their counts stay withheld, so no cohort of them can show its size.
+    if (result.withheld) throw conflict(`${result.withheld} A cohort is not made from them.`);
     // The cohort shows (and is published on) the same perturbed count as any other answer about these persons.
     return { versionId, personCount: released.personCount, result, state, definition: await definitionToKeep(warehouse, tree) };
   } catch (error) {
@@ -133,7 +137,7 @@ export async function createCohort(
     throw conflict('executionId: the data has been reloaded since this run; run the query again and make the cohort from the new run.');
   }
   // The run's tree on the data it ran on selects the same persons again: the snapshot is that run's.
-  const taken = await snapshot(services, execution.query, state);
+  const taken = await snapshot(services, execution.query, state, context);
   return keepOrDrop(services, taken, () =>
     db.transaction(async (tx) => {
       const cohort = await cohortRepository.insert(tx, {
@@ -184,7 +188,7 @@ export async function refreshCohort(services: AppServices, actor: UserRow, cohor
   await enforceQueryLimits(services, actor, context, `refresh of cohort ${cohortId}`);
   const state = warehouse.state;
   if (!state) throw conflict(new WarehouseEmptyError().message);
-  const taken = await snapshot(services, query.query, state);
+  const taken = await snapshot(services, query.query, state, context);
   await keepOrDrop(services, taken, () =>
     db.transaction(async (tx) => {
       const current = await cohortRepository.findByIdForUpdate(tx, cohortId);

@@ -585,4 +585,27 @@ export const releaseComments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('release_comments_request_idx').on(t.requestId)],
+ * Every answer the platform has released with fresh counts (explorer runs, cohort sizes, the home
+ * page's dataset summary, and any other aggregate that passes through the one disclosure path),
+ * with the true person count and the set-difference sketch of its persons, per dataset (the
+ * warehouse schema the persons were counted in; keys differ per load). A new answer whose persons
+ * differ from one kept here by 1 to threshold − 1 is withheld (warehouse/release-ledger.ts). Never
+ * shown to anyone: the true count and the sketch are what the released answer hides.
+ */
+export const releasedAnswers = pgTable(
+  'released_answers',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    dataset: text('dataset').notNull(),
+    /** What released it: `explorer`, `cohort`, `dataset-summary`, … */
+    kind: text('kind').notNull(),
+    /** Which answer: a query execution, a cohort version, `unsaved`. */
+    reference: text('reference'),
+    userId: uuid('user_id'),
+    personCount: integer('person_count').notNull(),
+    sketch: jsonb('sketch').$type<{ counts: number[]; keySums: number[]; checkSums: number[] }>().notNull(),
+    result: jsonb('result').$type<QueryResult>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('released_answers_dataset_count_idx').on(t.dataset, t.personCount)],
 );

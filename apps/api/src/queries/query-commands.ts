@@ -142,7 +142,9 @@ export async function runAnonymousQuery(services: AppServices, actor: UserRow, t
     result = await runCohortQuery(warehouse, tree, {
       threshold: config.suppressionThreshold,
       perturbation: config.perturbation,
+      trackerDefence: config.trackerDefence,
       timeoutMs: config.queryTimeoutMs,
+      release: { db, kind: 'explorer', reference: 'unsaved query', audit: context },
       cost,
     });
   } catch (error) {
@@ -175,6 +177,10 @@ export async function runAnonymousQuery(services: AppServices, actor: UserRow, t
 }
 
 /** What the disclosure checks of a run cost, as its audit entry records it. */
-export function auditedCost(cost: DisclosureCost): { suppression_audit_ms: number; linear_programs: number } {
-  return { suppression_audit_ms: Math.round(cost.suppressionAuditMs * 100) / 100, linear_programs: cost.linearPrograms };
+export function auditedCost(cost: DisclosureCost): { suppression_audit_ms: number; linear_programs: number; tracker_check_ms?: number } {
+  return {
+    suppression_audit_ms: Math.round(cost.suppressionAuditMs * 100) / 100,
+    linear_programs: cost.linearPrograms,
+    ...(cost.trackerCheckMs !== undefined && { tracker_check_ms: Math.round(cost.trackerCheckMs * 100) / 100 }),
+  };
 }

@@ -49,7 +49,9 @@ export function queryRunHandler(deps: { warehouse: WarehouseEngine; config: Conf
         const result = await runCohortQuery(warehouse, execution.query, {
           threshold: config.suppressionThreshold,
           perturbation: config.perturbation,
+          trackerDefence: config.trackerDefence,
           timeoutMs: config.queryTimeoutMs,
+          release: { db, kind: 'explorer', reference: `query ${execution.queryId} execution ${execution.id}`, audit: context },
           state,
           cost,
         });

@@ -1,6 +1,7 @@
 import { LIMITS, type QueryGroup, type QueryRule } from '@hdp/contract';
 import { EXPLORER_FIELD_BY_NAME, EXPLORER_TABLE_BY_NAME, type FieldDefinition, type TableDefinition } from './explorer-fields';
 import { RECORD_KEY_COLUMN } from './record-keys';
+import { cellSql, checkSql } from './person-set-sketch';
 import { SCHEMA_NAME } from './warehouse-engine';
 
 /** A query tree the compiler refuses; `path` names the rule (`rules[1].rules[0]`). */
@@ -252,15 +253,27 @@ export function compileCohortPredicate(tree: QueryGroup, schema: string): Compil
 export const AGE_BAND_SQL = `CAST(LEAST(GREATEST(FLOOR((EXTRACT(YEAR FROM current_date) - p."year_of_birth") / 10.0), 0), 9) AS INTEGER)`;
 
 /**
- * The columns every aggregate answers, over the person row `p`: the count and the sum of the
- * persons' secret record keys (a column of `person`, see record-keys.ts), for perturbation.
+ * The aggregate every released answer is counted by, over the person rows `p` that `fromWhere`
+ * selects (`FROM … WHERE …`): in one scan, with grouping sets,
+ * - rows of `part` 7: persons by sex, age band, race and ethnicity, with the sum of their secret
+ *   record keys (a column of `person`, see record-keys.ts), for perturbation;
+ * - rows of `part` 3, 5 and 6: the persons' set-difference sketch (person-set-sketch.ts), cell
+ *   `c0`, `c1` or `c2` of its three parts, with the count, key sum and check sum of each cell.
  */
-export const AGGREGATE_SELECT = `SELECT p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, COUNT(*) AS n, SUM(p."${RECORD_KEY_COLUMN}") AS key_sum`;
+export function aggregateStatement(fromWhere: string): string {
+  const key = `p."${RECORD_KEY_COLUMN}"`;
+  const cells = [0, 1, 2].map((part) => `${cellSql(key, part)} AS c${part}`).join(', ');
+  return (
+    `SELECT sex, age_band, race, ethnicity, c0, c1, c2, GROUPING(c0, c1, c2) AS part, COUNT(*) AS n, SUM(k) AS key_sum, SUM(h) AS check_sum FROM (` +
+    `SELECT p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, ${key} AS k, ${checkSql(key)} AS h, ${cells} ${fromWhere}` +
+    `) s GROUP BY GROUPING SETS ((sex, age_band, race, ethnicity), (c0), (c1), (c2))`
+  );
+}
 
-/** The aggregate query of a cohort: persons counted by sex, age band, race and ethnicity. */
+/** The aggregate query of a cohort: persons counted by sex, age band, race and ethnicity (and their sketch). */
 export function compileCohortAggregate(tree: QueryGroup, schema: string): CompiledPredicate {
   const predicate = compileCohortPredicate(tree, schema);
-  return { sql: `${AGGREGATE_SELECT} FROM "${schema}"."person" p WHERE ${predicate.sql} GROUP BY 1, 2, 3, 4`, params: predicate.params };
+  return { sql: aggregateStatement(`FROM "${schema}"."person" p WHERE ${predicate.sql}`), params: predicate.params };
 }
 
 /** Just the number of persons (tests compare engines on it). */

@@ -1,6 +1,8 @@
 import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
 import { compileCohortAggregate, type CompiledPredicate } from './cohort-compiler';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
+import { addToSketch, emptySketch, type PersonSetSketch } from './person-set-sketch';
+import { settleRelease, type ReleaseContext } from './release-ledger';
 import { belowThreshold, SUPPRESSED_LABEL, suppressSmallCounts, type CountTable } from './suppression';
 import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
 
@@ -31,11 +33,16 @@ interface AggregateRow {
   keySum: number;
 }
 
-/** How answers are protected: the suppression threshold and the perturbation settings. */
+/** How answers are protected: the suppression threshold, the perturbation settings and the tracker defence. */
 export interface DisclosureSettings {
   threshold: number;
   perturbation: PerturbationSettings;
+  /** Check every answer against the answers released before it (release-ledger.ts); off only to measure. */
+  trackerDefence: boolean;
 }
+
+/** Everything a released answer needs: the settings, the time limit, and what releases it to whom (for the ledger). */
+export type ReleaseOptions = DisclosureSettings & { timeoutMs: number; release?: ReleaseContext; cost?: DisclosureCost };
 
 /** The person count as released (perturbed, before suppression): what a cohort keeps as its size. */
 export interface ReleasedCount {
@@ -46,6 +53,8 @@ export interface ReleasedCount {
 export interface DisclosureCost {
   suppressionAuditMs: number;
   linearPrograms: number;
+  /** The release ledger's check and write (release-ledger.ts). */
+  trackerCheckMs?: number;
 }
 
 /** Names of the concepts breakdowns show (sexes, races, ethnicities), kept per loaded dataset. */
@@ -82,35 +91,51 @@ const key = (value: unknown) => (value === null || value === undefined ? UNKNOWN
 export async function runCohortQuery(
   warehouse: WarehouseEngine,
   tree: QueryGroup,
-  options: DisclosureSettings & { timeoutMs: number; state?: WarehouseState | null; cost?: DisclosureCost },
+  options: ReleaseOptions & { state?: WarehouseState | null },
 ): Promise<QueryResult> {
   const state = options.state === undefined ? warehouse.state : options.state;
   if (!state) throw new WarehouseEmptyError();
-  const result = await aggregateResult(warehouse, state.schema, compileCohortAggregate(tree, state.schema), options);
-  return { ...result, dataset: state.source };
+  return aggregateResult(warehouse, state.schema, compileCohortAggregate(tree, state.schema), { ...options, source: state.source });
+}
+
+/** The grouping sets' marks (`GROUPING(c0, c1, c2)`) of the sketch's three parts, in order; 7 marks the demographic rows. */
+const SKETCH_PART_MARKS = [3, 5, 6];
+const DEMOGRAPHIC_ROWS = 7;
+
+/** The rows of an aggregate statement: the demographic rows, and the persons' sketch summed from its cells' rows. */
+export function splitAggregateRows(raw: Record<string, unknown>[]): { rows: AggregateRow[]; sketch: PersonSetSketch } {
+  const rows: AggregateRow[] = [];
+  const sketch = emptySketch();
+  for (const r of raw) {
+    const part = Number(r.part);
+    const n = Number(r.n);
+    // Key sums of a sketch cell are kept whole (at most 2^24 × persons: exact as a double).
+    if (part !== DEMOGRAPHIC_ROWS) addToSketch(sketch, SKETCH_PART_MARKS.indexOf(part), Number(r[`c${SKETCH_PART_MARKS.indexOf(part)}`]), n, Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
+    else rows.push({ sex: key(r.sex), ageBand: key(r.age_band), race: key(r.race), ethnicity: key(r.ethnicity), n, keySum: Number(r.key_sum ?? 0) % KEY_RANGE });
+  }
+  return { rows, sketch };
 }
 
 /**
- * Runs an aggregate statement (rows of sex, age_band, race, ethnicity, n, key_sum, as
- * compileCohortAggregate writes them) and turns it into the released result. One aggregate query
- * does the counting; every released cell (person count, breakdowns, pyramid) is a sum of its rows,
- * perturbed from its own count and key sum, then the whole answer is suppressed and audited.
+ * THE disclosure-control path: every aggregate the platform releases (explorer runs, saved runs,
+ * cohort sizes, the home page's dataset summary; a new kind of aggregate too) is answered here.
+ *
+ * Runs an aggregate statement (as `aggregateStatement` in cohort-compiler.ts writes it: rows of sex,
+ * age_band, race, ethnicity, n, key_sum, and the rows of the persons' set-difference sketch) and
+ * turns it into the released result. One aggregate query does the counting; every released cell
+ * (person count, breakdowns, pyramid) is a sum of its rows, perturbed from its own count and key sum;
+ * the whole answer is suppressed and audited by linear programs; then the release ledger compares its
+ * persons with those of every earlier answer and releases it, gives the same persons' earlier answer,
+ * or withholds it (release-ledger.ts).
  */
 export async function aggregateResult(
   warehouse: WarehouseEngine,
   schema: string,
   compiled: CompiledPredicate,
-  options: DisclosureSettings & { timeoutMs: number; cost?: DisclosureCost; released?: ReleasedCount },
+  options: ReleaseOptions & { released?: ReleasedCount; source?: string },
 ): Promise<QueryResult> {
   const started = performance.now();
-  const rows: AggregateRow[] = (await warehouse.query(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs })).map((r) => ({
-    sex: key(r.sex),
-    ageBand: key(r.age_band),
-    race: key(r.race),
-    ethnicity: key(r.ethnicity),
-    n: Number(r.n),
-    keySum: Number(r.key_sum ?? 0) % KEY_RANGE,
-  }));
+  const { rows, sketch } = splitAggregateRows(await warehouse.query(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs }));
   const names = await conceptNames(warehouse, schema, rows.flatMap((r) => [r.sex, r.race, r.ethnicity]), options.timeoutMs);
   const conceptLabel = (k: string) => (k === UNKNOWN || k === '0' ? 'Unknown' : (names.get(k) ?? `Concept ${k}`));
   const ageLabel = (k: string) => (k === UNKNOWN ? 'Unknown' : (AGE_BAND_LABELS[Number(k)] ?? k));
@@ -179,7 +204,7 @@ export async function aggregateResult(
     suppressed: hidden[cell.index]!,
   });
   const personCountHidden = hidden[total.index]!;
-  return {
+  const result: QueryResult = {
     person_count: personCountHidden ? null : released[total.index]!,
     // Below the threshold it says so; withheld with the whole answer (rare, see suppression.ts), it is labelled like any hidden cell.
     person_count_display: personCountHidden ? (released[total.index]! < threshold ? belowThreshold(threshold) : SUPPRESSED_LABEL) : String(released[total.index]),
@@ -192,6 +217,16 @@ export async function aggregateResult(
       ethnicity: ethnicity.map(present),
       sex_by_age_band: pyramid.map((row) => ({ key: row.key, label: row.label, cells: row.cells.map(present) })),
     },
-    execution_time_ms: Math.round((performance.now() - started) * 10) / 10,
+    execution_time_ms: 0,
+    ...(options.source !== undefined && { dataset: options.source }),
   };
+  const ledgerStarted = performance.now();
+  let settled = result;
+  if (options.trackerDefence) {
+    // No answer leaves unchecked: a caller that releases must say what releases it, and to whom.
+    if (!options.release) throw new Error('disclosure: an answer released with the tracker defence needs its release context');
+    settled = await settleRelease({ dataset: schema, result, personCount: counts[total.index]!, sketch }, options.release);
+  }
+  if (options.cost) options.cost.trackerCheckMs = performance.now() - ledgerStarted;
+  return { ...settled, execution_time_ms: Math.round((performance.now() - started) * 10) / 10 };
 }

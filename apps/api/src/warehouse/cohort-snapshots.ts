@@ -1,5 +1,5 @@
 import type { QueryGroup } from '@hdp/contract';
-import { AGGREGATE_SELECT, compileCohortPredicate, type CompiledPredicate } from './cohort-compiler';
+import { aggregateStatement, compileCohortPredicate, type CompiledPredicate } from './cohort-compiler';
 import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
 
 /**
@@ -67,7 +67,7 @@ export async function dropSnapshot(warehouse: WarehouseEngine, versionId: string
 /** The aggregate of a snapshot's persons, as found in the dataset in `schema`. */
 export function compileSnapshotAggregate(schema: string, versionId: string): CompiledPredicate {
   return {
-    sql: `${AGGREGATE_SELECT} FROM ${SNAPSHOT_TABLE} c JOIN "${schema}"."person" p ON p."person_id" = c.person_id WHERE c.cohort_version_id = CAST($1 AS VARCHAR) GROUP BY 1, 2, 3, 4`,
+    sql: aggregateStatement(`FROM ${SNAPSHOT_TABLE} c JOIN "${schema}"."person" p ON p."person_id" = c.person_id WHERE c.cohort_version_id = CAST($1 AS VARCHAR)`),
     params: [versionId],
   };
 }

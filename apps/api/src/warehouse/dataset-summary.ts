@@ -1,4 +1,5 @@
 import type { Dataset, DatasetDomain } from '@hdp/contract';
+import type { Database } from '../db/database';
 import { runCohortQuery, type DisclosureSettings } from './cohort-results';
 import { belowThreshold } from './suppression';
 import type { WarehouseEngine } from './warehouse-engine';
@@ -31,7 +32,7 @@ const cache = new WeakMap<WarehouseEngine, { schema: string; threshold: number; 
  * perturbation and suppression); the record counts per domain are withheld below the threshold.
  * Computed once per loaded dataset.
  */
-export function summariseDataset(warehouse: WarehouseEngine, settings: DisclosureSettings & { timeoutMs: number }): Promise<Dataset> {
+export function summariseDataset(warehouse: WarehouseEngine, db: Database, settings: DisclosureSettings & { timeoutMs: number }): Promise<Dataset> {
   const state = warehouse.state;
   if (!state) {
     return Promise.resolve({
@@ -49,7 +50,9 @@ export function summariseDataset(warehouse: WarehouseEngine, settings: Disclosur
   const cached = cache.get(warehouse);
   if (cached && cached.schema === state.schema && cached.threshold === settings.threshold) return cached.summary;
   const summary = (async (): Promise<Dataset> => {
-    const everyone = await runCohortQuery(warehouse, { combinator: 'and', rules: [] }, { ...settings, state });
+    // Released through the one path like any answer: the ledger keeps it (the same for everyone, so no one's).
+    const release = { db, kind: 'dataset-summary', reference: null, audit: {} };
+    const everyone = await runCohortQuery(warehouse, { combinator: 'and', rules: [] }, { ...settings, state, release });
     const domains = await Promise.all(
       DATASET_DOMAINS.map(async ({ domain, label, table }) => {
         const [row] = await warehouse.query(`SELECT COUNT(*) AS n FROM "${state.schema}"."${table}"`, [], { timeoutMs: settings.timeoutMs });

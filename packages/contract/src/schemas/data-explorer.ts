@@ -182,6 +182,8 @@ export const QueryResult = z
     execution_time_ms: z.number(),
     /** The dataset the persons were counted in (its source, as loaded into the warehouse); absent on results kept from before it was recorded. */
     dataset: z.string().optional(),
+    /** Why every count is hidden, when the answer was withheld because its persons differ from an earlier answer's by fewer than the threshold. */
+    withheld: z.string().optional(),
   })
   .meta({ id: 'QueryResult' });
 export type QueryResult = z.infer<typeof QueryResult>;

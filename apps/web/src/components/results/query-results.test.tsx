@@ -33,6 +33,14 @@ describe('QueryResults', () => {
     expect(screen.queryByText(/Counts are perturbed/)).not.toBeInTheDocument();
   });
 
+  it('says why an answer is withheld (its persons within a few of an earlier answer\'s) in place of the suppression note', () => {
+    const withheld = 'These persons differ from those of an earlier answer by fewer than 20; the counts are withheld, since comparing the two answers would show how many.';
+    render(<QueryResults result={{ ...aResult(), person_count: null, person_count_display: 'withheld', withheld }} />);
+    expect(screen.getByTestId('person-count')).toHaveTextContent('withheld');
+    expect(screen.getByRole('note')).toHaveTextContent(withheld);
+    expect(screen.queryByText(/A person count from 1 to 19/)).not.toBeInTheDocument();
+  });
+
   it('has no suppression note when nothing is hidden', () => {
     const result = aResult();
     result.breakdowns.race = result.breakdowns.race.slice(0, 2);

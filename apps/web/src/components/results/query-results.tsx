@@ -66,7 +66,12 @@ export function QueryResults({ result, showTiming = true }: { result: QueryResul
         </span>{' '}
         persons{showTiming ? <span style={{ color: '#5b6470' }}> ({Math.round(result.execution_time_ms)} ms)</span> : null}
       </p>
-      {anySuppressed ? (
+      {result.withheld ? (
+        // The tracker defence: this answer's persons are within a few of an earlier answer's, so its counts are withheld.
+        <p className="withheld-note" role="note" style={{ color: '#5b6470' }}>
+          {result.withheld}
+        </p>
+      ) : anySuppressed ? (
         <p className="suppression-note" style={{ color: '#5b6470' }}>
           * A person count from 1 to {result.suppression_threshold - 1} is shown as &quot;&lt; {result.suppression_threshold}&quot;. Cells
           marked &quot;suppressed&quot; hold a count from 1 to {result.suppression_threshold - 1}, or are hidden so that such a count cannot be

@@ -1,0 +1,136 @@
+import { and, asc, between, eq, sql } from 'drizzle-orm';
+import type { QueryResult, ResultCell } from '@hdp/contract';
+import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
+import type { Database, DbOrTx } from '../db/database';
+import { releasedAnswers } from '../db/schema';
+import { sketchDifference, type PersonSetSketch } from './person-set-sketch';
+import { SUPPRESSED_LABEL } from './suppression';
+
+/**
+ * The tracker defence: no two released answers may differ by a small number of persons.
+ *
+ * Cell-key perturbation gives the same persons the same noise, and different sets independent
+ * noise. A tracker (Denning, 1980) asks many *different* pairs of sets that differ by the same small
+ * set S (`S or X` and `X and not S`, for many large X), and the mean of the pairs' differences is
+ * |S|. Every such pair has two answers whose persons differ by 1 to threshold − 1. So every answer
+ * with fresh counts is kept here with a sketch of its persons, and a new answer is checked against
+ * every kept answer of the same dataset (any user's, for the dataset's life) whose true count is
+ * within threshold − 1 of its own (no closer set can be further in count); the first one in the
+ * order they were released decides:
+ *
+ * - **the same persons** (difference 0): the kept answer again, so one set always answers the same;
+ * - **1 to threshold − 1 persons apart**: the answer is *withheld* (every count hidden), and the
+ *   withholding is audited (`DISCLOSURE_TRACKER_SUSPECTED`) in the same transaction;
+ * - **none near**: the fresh answer is released and kept.
+ *
+ * Why withholding leaks nothing: it says only that the two sets differ by 1 to threshold − 1 persons,
+ * which is what the answer to "persons in one and not the other" would itself show ("< 20"); the
+ * attacker who built the pair knew it. No count of the second set is released, so the pair gives no
+ * difference to average. An answer hidden whole (below the threshold) releases nothing and is
+ * neither checked nor kept. A withheld answer is not kept either: asked again, it meets the same
+ * earlier answer and is withheld again, so the same persons still answer the same.
+ */
+
+/** What released a fresh answer, and who asked: written into the kept answer and the audit entry. */
+export interface ReleaseContext {
+  db: Database;
+  /** `explorer`, `cohort`, `dataset-summary`, …: a new kind of aggregate names itself here. */
+  kind: string;
+  /** Which answer (an execution id, a cohort version, `unsaved`); shown to stewards with the audit entry. */
+  reference: string | null;
+  audit: AuditContext;
+}
+
+/** The fresh answer of the warehouse, before the ledger has decided, with what the ledger keeps of it. */
+export interface FreshAnswer {
+  dataset: string;
+  result: QueryResult;
+  /** The true number of persons (never released). */
+  personCount: number;
+  sketch: PersonSetSketch;
+}
+
+/** What a withheld answer says in place of counts. */
+export const WITHHELD_LABEL = 'withheld';
+export const withheldReason = (threshold: number) =>
+  `These persons differ from those of an earlier answer by fewer than ${threshold}; the counts are withheld, since comparing the two answers would show how many.`;
+
+/** Serialises decisions on one dataset, so two near answers asked at the same instant cannot both be fresh. */
+const lockDataset = (tx: DbOrTx, dataset: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`released_answers:${dataset}`}))`);
+
+/** The answer with every count hidden. */
+export function withheldResult(result: QueryResult): QueryResult {
+  const hide = (cell: ResultCell): ResultCell => ({ ...cell, count: null, display: SUPPRESSED_LABEL, suppressed: true });
+  const { breakdowns } = result;
+  return {
+    ...result,
+    person_count: null,
+    person_count_display: WITHHELD_LABEL,
+    breakdowns: {
+      sex: breakdowns.sex.map(hide),
+      age_band: breakdowns.age_band.map(hide),
+      race: breakdowns.race.map(hide),
+      ethnicity: breakdowns.ethnicity.map(hide),
+      sex_by_age_band: breakdowns.sex_by_age_band.map((row) => ({ ...row, cells: row.cells.map(hide) })),
+    },
+    withheld: withheldReason(result.suppression_threshold),
+  };
+}
+
+/**
+ * Decides what a fresh answer releases (see above), in one transaction with its kept copy or its
+ * audit entry. Answers the released result.
+ */
+export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext): Promise<QueryResult> {
+  const { result } = fresh;
+  if (result.person_count === null) return result;
+  const threshold = result.suppression_threshold;
+  return release.db.transaction(async (tx) => {
+    await lockDataset(tx, fresh.dataset);
+    // The sketches only: a kept result is read once one is chosen.
+    const near = await tx
+      .select({ id: releasedAnswers.id, sketch: releasedAnswers.sketch })
+      .from(releasedAnswers)
+      .where(and(eq(releasedAnswers.dataset, fresh.dataset), between(releasedAnswers.personCount, fresh.personCount - (threshold - 1), fresh.personCount + (threshold - 1))))
+      .orderBy(asc(releasedAnswers.id));
+    for (const kept of near) {
+      const difference = sketchDifference(fresh.sketch, kept.sketch, threshold);
+      if (difference === undefined || difference >= threshold) continue;
+      const [earlier] = await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, kept.id));
+      if (difference === 0) return { ...earlier!.result, execution_time_ms: result.execution_time_ms };
+      const withheld = withheldResult(result);
+      await appendAuditEntry(tx, release.audit, {
+        eventType: 'DISCLOSURE_TRACKER_SUSPECTED',
+        outcome: 'DENIED',
+        message: `${release.audit.actorEmail ?? 'An answer'} (${release.kind}${release.reference ? ` ${release.reference}` : ''}) was withheld: its persons differ from those of an earlier answer (${earlier!.kind}${earlier!.reference ? ` ${earlier!.reference}` : ''}) by fewer than ${threshold}`,
+        resourceType: release.kind,
+        resourceId: release.reference,
+        // Never the size of the difference: that is the small count being protected.
+        details: {
+          kind: release.kind,
+          reference: release.reference,
+          threshold,
+          earlier_answer: {
+            id: earlier!.id,
+            kind: earlier!.kind,
+            reference: earlier!.reference,
+            user_id: earlier!.userId,
+            released_at: earlier!.createdAt.toISOString(),
+            person_count_shown: earlier!.result.person_count_display,
+          },
+        },
+      });
+      return withheld;
+    }
+    await tx.insert(releasedAnswers).values({
+      dataset: fresh.dataset,
+      kind: release.kind,
+      reference: release.reference,
+      userId: release.audit.actorId ?? null,
+      personCount: fresh.personCount,
+      sketch: fresh.sketch,
+      result,
+    });
+    return result;
+  });
+}

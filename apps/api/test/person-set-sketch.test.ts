@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueryGroup } from '@hdp/contract';
+import { compileCohortAggregate, compileCohortPredicate } from '../src/warehouse/cohort-compiler';
+import { splitAggregateRows } from '../src/warehouse/cohort-results';
+import { DuckDbWarehouse } from '../src/warehouse/duckdb-warehouse';
+import { KEY_RANGE } from '../src/warehouse/perturbation';
+import { sketchDifference, sketchOfKeys } from '../src/warehouse/person-set-sketch';
+import { PostgresWarehouse } from '../src/warehouse/postgres-warehouse';
+import { RECORD_KEY_COLUMN } from '../src/warehouse/record-keys';
+import { syntheticDataset } from '../src/warehouse/synthetic-generator';
+import type { WarehouseEngine } from '../src/warehouse/warehouse-engine';
+import { createPostgresDatabase, testDbKind } from './support/test-database';
+
+/**
+ * The set-difference sketch the tracker defence compares answers by: read exactly for the small
+ * differences it must see, whatever the sets' sizes; and computed by both warehouse engines, in the
+ * answer's own statement, exactly as from the persons' keys.
+ */
+const keys = (size: number) => fc.uniqueArray(fc.integer({ min: 0, max: KEY_RANGE - 1 }), { minLength: size, maxLength: size });
+
+describe('the sketch', () => {
+  it('reads the size of a small difference between two large sets exactly (thousands of random pairs)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2000 }).chain((shared) => fc.tuple(keys(shared + 60), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 30 }))), ([pool, onlyA, onlyB]) => {
+        const shared = pool.slice(60);
+        const a = [...shared, ...pool.slice(0, onlyA)];
+        const b = [...shared, ...pool.slice(30, 30 + onlyB)];
+        const difference = sketchDifference(sketchOfKeys(a), sketchOfKeys(b));
+        // Two persons of the difference sharing all three cells cannot be peeled: below 1 in 10,000 for 60.
+        if (difference === undefined) return;
+        expect(difference).toBe(onlyA + onlyB);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('peels almost every difference below 20, and says "at least" at the limit', () => {
+    let unread = 0;
+    fc.assert(
+      fc.property(keys(500), fc.integer({ min: 1, max: 19 }), (pool, d) => {
+        const difference = sketchDifference(sketchOfKeys(pool), sketchOfKeys(pool.slice(d)));
+        if (difference === undefined) unread++;
+        else expect(difference).toBe(d);
+        expect(sketchDifference(sketchOfKeys(pool), sketchOfKeys(pool.slice(d)), 5)).toBe(Math.min(d, 5));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(unread).toBeLessThanOrEqual(2);
+  });
+
+  it('tells large differences apart from small ones: never reads fewer than 20 for sets 20 or more apart', () => {
+    fc.assert(
+      fc.property(keys(400), fc.integer({ min: 20, max: 300 }), (pool, d) => {
+        const difference = sketchDifference(sketchOfKeys(pool), sketchOfKeys(pool.slice(d)), 20);
+        expect(difference === undefined || difference >= 20).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+/** The sketch the warehouse computes for `tree`, and the one made here from the selected persons' keys. */
+async function bothSketches(w: WarehouseEngine, tree: QueryGroup) {
+  const schema = w.state!.schema;
+  const aggregate = compileCohortAggregate(tree, schema);
+  const { rows, sketch } = splitAggregateRows(await w.query(aggregate.sql, aggregate.params));
+  const predicate = compileCohortPredicate(tree, schema);
+  const selected = await w.query(`SELECT p."${RECORD_KEY_COLUMN}" AS k FROM "${schema}"."person" p WHERE ${predicate.sql}`, predicate.params);
+  return { rows, sketch, expected: sketchOfKeys(selected.map((r) => Number(r.k))), persons: selected.length };
+}
+
+const TREES: QueryGroup[] = [
+  { rules: [] },
+  { rules: [{ field: 'person.gender_concept_id', operator: '=', value: 8532 }] },
+  { rules: [{ field: 'condition_occurrence.condition_concept_id', operator: 'in', value: [201826] }] },
+];
+
+async function expectSketchesFromSql(w: WarehouseEngine) {
+  await w.load('synthetic', syntheticDataset({ persons: 3000, seed: 11 }));
+  for (const tree of TREES) {
+    const { rows, sketch, expected, persons } = await bothSketches(w, tree);
+    expect(persons).toBeGreaterThan(0);
+    expect(rows.reduce((sum, r) => sum + r.n, 0)).toBe(persons);
+    expect(sketch).toEqual(expected);
+  }
+  // Two answers a few persons apart, read from the warehouse's own sketches.
+  const from85 = await bothSketches(w, { rules: [{ field: 'person.age', operator: '>=', value: 85 }] });
+  const from86 = await bothSketches(w, { rules: [{ field: 'person.age', operator: '>=', value: 86 }] });
+  expect(from85.persons - from86.persons).toBeGreaterThan(0);
+  expect(sketchDifference(from85.sketch, from86.sketch)).toBe(from85.persons - from86.persons);
+}
+
+// The engines are the warehouse's, not the platform database's: tested once, in the PGlite project.
+describe.runIf(testDbKind() === 'pglite')('the sketch in the warehouse', () => {
+  let duck: DuckDbWarehouse;
+  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let postgres: PostgresWarehouse;
+  beforeAll(async () => {
+    duck = await DuckDbWarehouse.open(':memory:');
+    database = await createPostgresDatabase();
+    postgres = await PostgresWarehouse.open(database.url);
+  }, 60_000);
+  afterAll(async () => {
+    await duck?.close();
+    await postgres?.close();
+    await database?.drop();
+  });
+
+  it('DuckDB computes it in the answer\'s statement exactly as from the persons\' keys', () => expectSketchesFromSql(duck), 60_000);
+  it('PostgreSQL does too', () => expectSketchesFromSql(postgres), 120_000);
+});

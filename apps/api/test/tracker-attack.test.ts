@@ -1,0 +1,201 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueryGroup, QueryResult } from '@hdp/contract';
+import { loadWarehouse } from '../src/warehouse/warehouse-loader';
+import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
+import { sampleDataset } from './support/warehouse-fixtures';
+
+/**
+ * The tracker (Denning, 1980) against the explorer, as an outside attacker runs it through HTTP on
+ * the Eunomia sample with the production settings (threshold 20, perturbation ±2, a day's budget of
+ * 500 runs per account).
+ *
+ * The attack: a small set S whose count is hidden ("< 20") is isolated many ways, each a pair
+ * `A = S or X` and `B = X and not S`, with a different large set X each time (persons born from a
+ * given year on, and other large covers). A and B differ by exactly the persons of S, so each pair's
+ * difference is |S| plus the two answers' noise, and the noise of different sets is independent:
+ * the mean of thirty differences is |S| to within a fraction. The attacker wins when the rounded
+ * mean of their estimates is the true |S|.
+ *
+ * `truth` (threshold 1, no perturbation) gives the true counts the test checks against; `guarded`
+ * runs with the defaults and is the one attacked.
+ */
+const EUNOMIA = sampleDataset('eunomia-gibleed-omop-5.3');
+const DAILY_BUDGET = 500;
+const condition = (id: number): QueryGroup => ({ rules: [{ field: 'condition_occurrence.condition_concept_id', operator: 'in', value: [id] }] });
+const bornFrom = (year: number) => ({ field: 'person.year_of_birth', operator: '>=', value: year });
+
+interface Server {
+  app: TestApp;
+  tokens: string[];
+}
+
+async function serverWith(env: Record<string, string>): Promise<Server> {
+  const app = await startTestApp({ QUERY_TIMEOUT_MS: '20000', QUERY_RATE_PER_MINUTE: '1000', QUERY_DAILY_BUDGET: String(DAILY_BUDGET), ...env });
+  await loadWarehouse(app.services, { kind: 'omop', directory: EUNOMIA }, { actorEmail: 'test' });
+  const tokens = [];
+  for (const email of ['mallory@example.org', 'trudy@example.org']) tokens.push((await app.userWithRoles(['RESEARCHER'], email)).token);
+  return { app, tokens };
+}
+
+/** Runs a tree as one of the server's accounts; a refusal by the limits (429) ends the attacker's day. */
+async function run(server: Server, query: QueryGroup, account = 0): Promise<QueryResult | 'budget spent'> {
+  const response = await server.app.request({ method: 'POST', url: '/api/v1/queries/execute/', token: server.tokens[account], payload: { query } });
+  if (response.statusCode === 429) return 'budget spent';
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as QueryResult;
+}
+
+async function trueCount(query: QueryGroup): Promise<number> {
+  const result = await run(truth, query);
+  if (result === 'budget spent') throw new Error('the truth server has no budget to spend');
+  return result.person_count!;
+}
+
+/**
+ * One tracker pair on `cover` X: A = S or X, B = X and not S; `accounts` says which account asks
+ * which. Answers A − B when both counts are shown, undefined when either is withheld (or the
+ * budget is spent).
+ */
+async function trackerPair(server: Server, small: QueryGroup, cover: QueryGroup, accounts: [number, number]): Promise<number | undefined> {
+  const a = await run(server, { combinator: 'or', rules: [small, cover] }, accounts[0]);
+  const b = await run(server, { rules: [cover, { not: true, rules: [small] }] }, accounts[1]);
+  if (a === 'budget spent' || b === 'budget spent') return undefined;
+  if (a.person_count === null || b.person_count === null) return undefined;
+  return a.person_count - b.person_count;
+}
+
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+/** The attacker's verdict: the rounded mean of their estimates, or nothing when they got none. */
+const recovered = (estimates: number[]) => (estimates.length === 0 ? undefined : Math.round(mean(estimates)));
+
+let truth: Server;
+let guarded: Server;
+
+beforeAll(async () => {
+  truth = await serverWith({ SUPPRESSION_THRESHOLD: '1', PERTURBATION_MAX_CHANGE: '0', QUERY_DAILY_BUDGET: '1000000' });
+  guarded = await serverWith({});
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([truth, guarded].filter(Boolean).map((s) => s.app.close()));
+});
+
+describe('the tracker of the report', () => {
+  it('30 pairs A = S or X, B = X and not S (X: born from a given year on) do not recover a hidden small count', async () => {
+    // Budget: 60 runs from one account (an eighth of its day), as reported.
+    for (const id of [198199, 135526]) {
+      const small = condition(id);
+      const size = await trueCount(small);
+      expect(size).toBeGreaterThan(0);
+      expect(size).toBeLessThan(20);
+      const shown = await run(guarded, small);
+      // Hidden: "< 20", or "suppressed" when perturbed up to the threshold.
+      expect(shown !== 'budget spent' && shown.person_count).toBeNull();
+      const estimates: number[] = [];
+      for (let year = 1920; year < 1950; year++) {
+        const estimate = await trackerPair(guarded, small, { rules: [bornFrom(year)] }, [0, 0]);
+        if (estimate !== undefined) estimates.push(estimate);
+      }
+      expect(recovered(estimates), `estimates ${JSON.stringify(estimates)} of |S| = ${size}`).not.toBe(size);
+    }
+  }, 300_000);
+});
+
+describe('what the defence withholds is audited and shown to stewards', () => {
+  it('each withheld answer is a DISCLOSURE_TRACKER_SUSPECTED entry naming the earlier answer, in the stewards\' list; researchers are refused it', async () => {
+    const { token: steward } = await guarded.app.userWithRoles(['DATA_STEWARD'], 'sam@example.org');
+    const list = await guarded.app.request({ method: 'GET', url: '/api/v1/data-explorer/withheld-answers/?limit=100', token: steward });
+    expect(list.statusCode, list.body).toBe(200);
+    const { entries, total } = list.json() as { entries: { event_type: string; outcome: string; actor: { email: string }; details: Record<string, unknown>; message: string }[]; total: number };
+    // The report's attack above: 2 small sets × 30 pairs, each B withheld (or A, when an earlier B is near).
+    expect(total).toBeGreaterThanOrEqual(50);
+    for (const entry of entries) {
+      expect(entry).toMatchObject({ event_type: 'DISCLOSURE_TRACKER_SUSPECTED', outcome: 'DENIED', actor: { email: 'mallory@example.org' } });
+      expect(entry.details).toMatchObject({ kind: 'explorer', reference: 'unsaved query', threshold: 20, earlier_answer: { kind: 'explorer' } });
+      // The size of the difference is the small count itself: never written down.
+      expect(JSON.stringify(entry)).not.toMatch(/difference"\s*:\s*\d/);
+    }
+    const researcher = await guarded.app.request({ method: 'GET', url: '/api/v1/data-explorer/withheld-answers/', token: guarded.tokens[1] });
+    expect(researcher.statusCode).toBe(403);
+    // The same entries are in the audit log, where the audit page filters them by their event type.
+    const { id_token: admin } = await guarded.app.signIn(ADMIN_EMAIL);
+    const logs = await guarded.app.request({ method: 'GET', url: '/api/v1/logs/?event_type=DISCLOSURE_TRACKER_SUSPECTED&limit=1', token: admin });
+    expect(logs.json().total).toBe(total);
+  });
+});
+
+/** Small sets: a rare condition, or a common one among persons born in a narrow span of years. */
+const smallSets = fc.oneof(
+  fc.constantFrom(198199, 135526, 373087, 4066995).map(condition),
+  fc.record({ id: fc.constantFrom(80502, 4266809, 4299128, 260139, 40481087), from: fc.integer({ min: 1910, max: 1985 }), span: fc.integer({ min: 0, max: 3 }) }).map(
+    ({ id, from, span }): QueryGroup => ({ rules: [...condition(id).rules, bornFrom(from), { field: 'person.year_of_birth', operator: '<=', value: from + span }] }),
+  ),
+);
+
+/** Large covers: persons born from a year on, of one sex or not, or of an age range, or in the union of two. */
+const coverRule = fc.oneof(
+  fc.integer({ min: 1910, max: 1960 }).map((year) => ({ rules: [bornFrom(year)] }) as QueryGroup),
+  fc.record({ year: fc.integer({ min: 1910, max: 1970 }), sex: fc.constantFrom(8532, 8507) }).map(
+    ({ year, sex }): QueryGroup => ({ rules: [bornFrom(year), { field: 'person.gender_concept_id', operator: '=', value: sex }] }),
+  ),
+  fc.record({ low: fc.integer({ min: 40, max: 90 }), width: fc.integer({ min: 10, max: 60 }) }).map(
+    ({ low, width }): QueryGroup => ({ rules: [{ field: 'person.age', operator: 'between', value: [low, low + width] }] }),
+  ),
+);
+const covers = fc.uniqueArray(fc.oneof(coverRule, fc.tuple(coverRule, coverRule).map(([a, b]): QueryGroup => ({ combinator: 'or', rules: [a, b] }))), {
+  minLength: 30,
+  maxLength: 30,
+  selector: (cover) => JSON.stringify(cover),
+});
+
+describe('the attack suite: random small sets, random large covers, one account and two', () => {
+  // Budget: 60 runs per property case (30 pairs), in either order of A and B; over the cases each
+  // account spends up to its day (500 runs), after which the limits refuse it and the pair is lost.
+  for (const accounts of [
+    { name: 'one account', pair: [0, 0] as [number, number] },
+    { name: 'two accounts (A from one, B from the other)', pair: [0, 1] as [number, number] },
+  ]) {
+    it(`${accounts.name}: the mean of 30 tracker differences does not recover |S|`, async () => {
+      await fc.assert(
+        fc.asyncProperty(smallSets, covers, fc.boolean(), async (small, coverList, bFirst) => {
+          const size = await trueCount(small);
+          fc.pre(size >= 1 && size <= 17);
+          const estimates: number[] = [];
+          for (const cover of coverList) {
+            if ((await trueCount(cover)) < 100) continue;
+            const pair: [number, number] = bFirst ? [accounts.pair[1], accounts.pair[0]] : accounts.pair;
+            const estimate = await trackerPair(guarded, small, cover, pair);
+            if (estimate !== undefined) estimates.push(estimate);
+          }
+          expect(recovered(estimates), `estimates ${JSON.stringify(estimates)} of |S| = ${size}`).not.toBe(size);
+        }),
+        { numRuns: 3, seed: accounts.pair[1] === 0 ? 28 : 2028 },
+      );
+    }, 600_000);
+  }
+
+  it('with a full day of one account (500 runs, until the limits refuse), the tracker learns nothing of |S|', async () => {
+    // A fresh account and fresh covers (persons born from a year on, of either sex or both).
+    const { token } = await guarded.app.userWithRoles(['RESEARCHER'], 'eve@example.org');
+    guarded.tokens.push(token);
+    const account = guarded.tokens.length - 1;
+    const small = condition(135526);
+    const size = await trueCount(small);
+    const estimates: number[] = [];
+    let runs = 0;
+    outer: for (const sex of [null, 8532, 8507]) {
+      for (let year = 1910; year <= 1990; year++) {
+        const cover: QueryGroup = { rules: [bornFrom(year), ...(sex === null ? [] : [{ field: 'person.gender_concept_id', operator: '=', value: sex }])] };
+        const a = await run(guarded, { combinator: 'or', rules: [small, cover] }, account);
+        const b = await run(guarded, { rules: [cover, { not: true, rules: [small] }] }, account);
+        if (a === 'budget spent' || b === 'budget spent') break outer;
+        runs += 2;
+        if (a.person_count !== null && b.person_count !== null) estimates.push(a.person_count - b.person_count);
+      }
+    }
+    expect(runs).toBeGreaterThanOrEqual(DAILY_BUDGET - 60);
+    expect(recovered(estimates), `estimates ${JSON.stringify(estimates)} of |S| = ${size}`).not.toBe(size);
+  }, 600_000);
+});
