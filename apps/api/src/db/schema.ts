@@ -585,6 +585,9 @@ export const releaseComments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('release_comments_request_idx').on(t.requestId)],
+);
+
+/**
  * Every answer the platform has released with fresh counts (explorer runs, cohort sizes, the home
  * page's dataset summary, and any other aggregate that passes through the one disclosure path),
  * with the true person count and the set-difference sketch of its persons, per dataset (the
