@@ -19,7 +19,8 @@ let requestUrl = '';
 
 /** Runs one line in a fresh cell of the Jupyter editor and waits for what it prints. */
 async function runCell(editor: Page, code: string, printed: string): Promise<void> {
-  const cell = editor.locator('.cell').last();
+  // Running a cell adds an empty one below it: the cell to watch is the one typed into, found by its place.
+  const cell = editor.locator('.cell').nth((await editor.locator('.cell').count()) - 1);
   await cell.locator('.CodeMirror').click();
   await editor.keyboard.insertText(code);
   await editor.keyboard.press('Shift+Enter');
