@@ -19,7 +19,8 @@ let requestUrl = '';
 
 /** Runs one line in a fresh cell of the Jupyter editor and waits for what it prints. */
 async function runCell(editor: Page, code: string, printed: string): Promise<void> {
-  const cell = editor.locator('.cell').last();
+  // Running a cell adds an empty one below it: the cell to watch is the one typed into, found by its place.
+  const cell = editor.locator('.cell').nth((await editor.locator('.cell').count()) - 1);
   await cell.locator('.CodeMirror').click();
   await editor.keyboard.insertText(code);
   await editor.keyboard.press('Shift+Enter');
@@ -92,11 +93,13 @@ test.describe.serial('safe outputs', () => {
     await page.getByLabel('Controls: what was done to make them safe').fill('Counts under 20 are combined with the next band.');
     await page.getByRole('button', { name: 'Add group' }).click();
     await expect(page.getByRole('heading', { level: 2, name: 'Table 1' })).toBeVisible();
+    // antd draws each option twice: a hidden one for assistive technology and the one on screen.
+    const option = (text: string) => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: text }).first();
     const addFile = async () => {
       await page.getByLabel('File', { exact: true }).click();
-      await page.getByRole('option', { name: /^by_age\.csv/ }).click();
+      await option('by_age.csv').click();
       await page.getByLabel('Group', { exact: true }).click();
-      await page.getByRole('option', { name: 'Table 1' }).click();
+      await option('Table 1').click();
       await page.getByRole('button', { name: 'Add file' }).click();
     };
     await addFile();

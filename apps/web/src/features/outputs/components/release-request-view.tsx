@@ -179,7 +179,17 @@ function AuthorForms({ request }: { request: ReleaseRequest }) {
           <h3 style={{ ...H3, marginBottom: 8 }}>A file from your notebooks</h3>
           {request.groups.length === 0 ? <p style={MUTED}>Add a group first: every file belongs to one.</p> : null}
           <Form.Item name="candidate" label="File" rules={[{ required: true, message: 'Pick a file.' }]}>
-            <Select showSearch options={options} loading={candidates.isLoading} placeholder={options.length === 0 ? 'No files in your notebooks yet' : 'Pick a file'} optionFilterProp="label" />
+            <Select
+              showSearch
+              options={options}
+              loading={candidates.isFetching}
+              placeholder={options.length === 0 ? 'No files in your notebooks yet' : 'Pick a file'}
+              optionFilterProp="label"
+              // Files appear while the page is open (written in a notebook): look again each time the list opens.
+              onOpenChange={(open) => {
+                if (open) void candidates.refetch();
+              }}
+            />
           </Form.Item>
           <Form.Item name="group_id" label="Group" rules={[{ required: true, message: 'Pick a group.' }]}>
             <Select options={request.groups.map((g) => ({ value: g.id, label: g.name }))} />
