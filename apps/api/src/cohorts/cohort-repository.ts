@@ -15,6 +15,8 @@ export interface CohortView extends CohortRow {
   sourceQuery: { id: string; name: string; version: number; ownerId: string } | null;
   /** The persons of the published version (null while none is published). */
   publishedPersonCount: number | null;
+  /** The warehouse schema the published version was taken from (null while none is published): it can be released only while that schema is served. */
+  publishedDatasetSchema: string | null;
 }
 
 export type CohortVersionView = Omit<CohortVersionRow, 'result'> & { createdByEmail: string | null };
@@ -53,6 +55,7 @@ function selectViews(db: DbOrTx) {
       queryVersion: queries.version,
       queryOwnerId: queries.ownerId,
       publishedPersonCount: publishedVersion.personCount,
+      publishedDatasetSchema: publishedVersion.datasetSchema,
     })
     .from(cohorts)
     .leftJoin(users, eq(users.id, cohorts.authorId))
@@ -70,6 +73,7 @@ function toView(row: ViewRow): CohortView {
     authorEmail: row.authorEmail,
     publishedByEmail: row.publishedByEmail,
     publishedPersonCount: row.publishedPersonCount,
+    publishedDatasetSchema: row.publishedDatasetSchema,
     sourceQuery:
       cohort.queryId && row.queryName !== null
         ? { id: cohort.queryId, name: row.queryName, version: row.queryVersion!, ownerId: row.queryOwnerId! }

@@ -39,7 +39,13 @@ export interface ReleaseView extends WorkbenchReleaseRow {
   tags: string[];
   latestVersion: number;
   personCount: number;
+  /** Whether the cohort is still published, and the persons and warehouse schema of its newest published version. */
+  cohortPublished: boolean;
+  latestPersonCount: number | null;
+  latestDatasetSchema: string | null;
 }
+
+const latestPublished = alias(cohortVersions, 'latest_published');
 
 const creator = alias(users, 'creator');
 const updater = alias(users, 'updater');
@@ -188,10 +194,20 @@ export const workbenchRepository = {
 
   async releases(db: DbOrTx, workbenchId: string): Promise<ReleaseView[]> {
     const rows = await db
-      .select({ release: workbenchCohorts, cohortName: cohorts.name, tags: cohorts.tags, latestVersion: sql<number>`coalesce(${cohorts.publishedVersion}, ${cohorts.version})`, personCount: cohortVersions.personCount })
+      .select({
+        release: workbenchCohorts,
+        cohortName: cohorts.name,
+        tags: cohorts.tags,
+        latestVersion: sql<number>`coalesce(${cohorts.publishedVersion}, ${cohorts.version})`,
+        personCount: cohortVersions.personCount,
+        cohortPublished: sql<boolean>`${cohorts.status} = 'PUBLISHED'`,
+        latestPersonCount: latestPublished.personCount,
+        latestDatasetSchema: latestPublished.datasetSchema,
+      })
       .from(workbenchCohorts)
       .innerJoin(cohorts, eq(cohorts.id, workbenchCohorts.cohortId))
       .innerJoin(cohortVersions, eq(cohortVersions.id, workbenchCohorts.cohortVersionId))
+      .leftJoin(latestPublished, and(eq(latestPublished.cohortId, cohorts.id), eq(latestPublished.version, sql`coalesce(${cohorts.publishedVersion}, ${cohorts.version})`)))
       .where(eq(workbenchCohorts.workbenchId, workbenchId))
       .orderBy(asc(workbenchCohorts.releasedAt), asc(workbenchCohorts.id));
     return rows.map(({ release, ...rest }) => ({ ...release, ...rest }));

@@ -46,6 +46,15 @@ export const Cohort = z
     /** The persons in the current version, or null when below the suppression threshold (it can then not be published). */
     person_count: z.number().int().nullable(),
     person_count_display: z.string(),
+    /**
+     * The persons of the published version, whoever asks (the count a workbench releases), and
+     * whether that version can be released now: false once the data it was taken from are no longer
+     * served (the warehouse was reloaded; a data steward re-runs the cohort and publishes the new
+     * version). All three are null while no version is published.
+     */
+    published_person_count: z.number().int().nullable(),
+    published_person_count_display: z.string().nullable(),
+    published_on_current_data: z.boolean().nullable(),
     source_query: CohortSourceQuery.nullable(),
     author: Person,
     created_at: Timestamp,
@@ -79,8 +88,9 @@ export const CohortVersion = z
     /** The dataset the persons were taken from (its source, as loaded into the warehouse). */
     dataset: z.string(),
     /**
-     * The criteria of this version (as the run that made it used them), for its author and data
-     * stewards; null for anyone else, or when it was not recorded (versions made before it was kept).
+     * The criteria of this version (as the run that made it used them): of every version for its
+     * author and data stewards, of the published version for everyone who may see the cohort (they
+     * may release it); null otherwise, or when it was not recorded (versions made before it was kept).
      */
     definition: CohortDefinition.nullable(),
     created_by: Person,

@@ -91,6 +91,9 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   },
   // A missing workbench, or one the user is not a member of (the API says 404 for both): the page says so.
   { endpoints: ['getWorkbench'], statuses: [400, 404], type: 'error' },
+  // A workbench deleted (or the user taken out of it) while its page is open: the page asks for the
+  // workbench again and says it was deleted, by whom and when; the tab's own call needs no toast.
+  { endpoints: ['listNotebooks', 'listEnvironments', 'listWorkbenchZones'], statuses: [404], type: 'error' },
   { endpoints: ['deleteWorkbench'], statuses: '*', message: 'Error! Unable to delete workbench.', description: SERVER_DETAIL, type: 'error' },
   {
     endpoints: ['createNotebook'], statuses: '*', message: 'Notebook Creation Error.',

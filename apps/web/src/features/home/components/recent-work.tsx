@@ -1,8 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import Link from 'next/link';
 import { Alert } from 'antd';
-import type { Me } from '@hdp/contract';
+import type { Cohort, Me } from '@hdp/contract';
 import { can } from '@hdp/contract/permissions';
+import { shownVersion } from '@/lib/cohorts/published-version';
 import { formatDate } from '@/lib/dates/format-date';
 import { LoadingStatus } from '@/components/loading-status';
 import type { PageQueries } from '@/lib/api/server-queries';
@@ -112,6 +113,17 @@ function RecentQueries({ me }: { me: Me }) {
   );
 }
 
+/** "293 persons · Published (version 1) · version 3 awaits review": the count beside "Published" is the published version's. */
+function cohortDetail(cohort: Cohort): string {
+  const shown = shownVersion(cohort);
+  const status = `${cohort.status.charAt(0)}${cohort.status.slice(1).toLowerCase()}`;
+  return [
+    `${shown.countDisplay} persons`,
+    shown.published ? `${status} (version ${shown.version})` : status,
+    ...(shown.awaiting ? [`version ${shown.awaiting.version} (${shown.awaiting.countDisplay} persons) awaits review`] : []),
+  ].join(' · ');
+}
+
 function RecentCohorts() {
   const { data, isLoading, isError } = useListCohortsQuery(RECENT_COHORTS_ARGS);
   return (
@@ -121,7 +133,7 @@ function RecentCohorts() {
         id: c.id,
         href: `/cohorts/${c.id}`,
         name: c.name,
-        detail: `${c.person_count_display} persons · ${c.status.charAt(0)}${c.status.slice(1).toLowerCase()}`,
+        detail: cohortDetail(c),
       }))}
       isLoading={isLoading}
       isError={isError}
