@@ -442,8 +442,14 @@ describe('deleting a workbench', () => {
     const deleted = await call(rita, 'DELETE', `/workbenches/${workbench.id}/`);
     expect(deleted.statusCode).toBe(204);
     expect(fs.existsSync(released(workbench.id))).toBe(false);
-    expect((await call(otto, 'GET', `/workbenches/${workbench.id}/`)).statusCode).toBe(404);
-    expect((await call(rita, 'DELETE', `/workbenches/${workbench.id}/`)).statusCode).toBe(404);
+    // A former member is told it was deleted, by whom and when; anyone else only that it does not exist.
+    const gone = await call(otto, 'GET', `/workbenches/${workbench.id}/`);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().detail).toMatch(
+      /^This workbench "To delete" was deleted by rita@example\.org at \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z, with its released data and notebooks\.$/,
+    );
+    expect((await call(bob, 'GET', `/workbenches/${workbench.id}/`)).json().detail).toBe('Workbench does not exist.');
+    expect((await call(rita, 'DELETE', `/workbenches/${workbench.id}/`)).json().detail).toMatch(/was deleted by you at/);
     expect((await call(otto, 'GET', '/workbenches/')).json().workbenches.map((w: Workbench) => w.id)).not.toContain(workbench.id);
     expect((await auditOf(workbench.id)).map((a) => a.event_type)).toContain('WORKBENCH_DELETED');
     // The original document is untouched.
