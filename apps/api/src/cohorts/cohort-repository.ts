@@ -28,6 +28,8 @@ export interface CohortListFilter {
   visibility: CohortVisibility;
   search?: string;
   status?: CohortStatus;
+  /** Only published cohorts whose newest version awaits review. */
+  awaitingReview?: boolean;
   tags?: string[];
   skip: number;
   limit: number;
@@ -139,6 +141,11 @@ export const cohortRepository = {
   async list(db: DbOrTx, filter: CohortListFilter): Promise<{ rows: CohortView[]; total: number; total_capped: boolean }> {
     const conditions: (SQL | undefined)[] = [visibleTo(filter.visibility)];
     if (filter.status) conditions.push(eq(cohorts.status, filter.status));
+    if (filter.awaitingReview) {
+      conditions.push(and(eq(cohorts.status, 'PUBLISHED'), sql`${cohorts.version} > ${cohorts.publishedVersion}`));
+      // A version awaiting review is shown to its author and stewards only: nobody else learns it exists.
+      if (!filter.visibility.all) conditions.push(eq(cohorts.authorId, filter.visibility.userId));
+    }
     if (filter.tags?.length) conditions.push(arrayContains(cohorts.tags, filter.tags));
     if (filter.search) {
       const pattern = likePattern(filter.search);

@@ -425,10 +425,14 @@ async function appendAll(tx: DbOrTx, context: AuditContext, events: AuditEvent[]
   for (const event of events) await appendAuditEntry(tx, context, event);
 }
 
+/** A taken name, quoting the existing workbench's name as it is written (names are compared ignoring case). */
+const nameTakenDetail = (existing: string) => `name: you already have a workbench called "${existing}" (names differing only in capitals count as the same); choose another name.`;
+
 /** workbenchCreate: the creator becomes an OWNER; what cannot be applied is refused, the rest applied. */
 export async function createWorkbench(services: AppServices, actor: UserRow, input: WorkbenchCreate, context: AuditContext): Promise<WorkbenchChangeOutcome> {
-  if (await workbenchRepository.nameTaken(services.db, actor.id, input.name)) {
-    throw conflict(`name: you already belong to a workbench named "${input.name}"; choose another name.`);
+  const taken = await workbenchRepository.nameTaken(services.db, actor.id, input.name);
+  if (taken !== null) {
+    throw conflict(nameTakenDetail(taken));
   }
   return runChange(services, async (tx, effects) => {
     const refused: WorkbenchRefusal[] = [];
@@ -478,11 +482,12 @@ export async function updateWorkbench(
     if (current.version !== input.version) {
       const who = await userRepository.findById(tx, current.updatedBy);
       throw conflict(
-        `version: this workbench was changed by ${who?.email ?? 'another user'} at ${current.updatedAt.toISOString()} (it is now at version ${current.version}; your edits were based on version ${input.version}). Reload it and make your edits again.`,
+        `version: this workbench was changed by ${who ? (who.name ? `${who.name} (${who.email})` : who.email) : 'another user'} at ${current.updatedAt.toISOString()} (it is now at version ${current.version}; your edits were based on version ${input.version}). Reload it and make your edits again.`,
       );
     }
-    if (input.name.toLowerCase() !== current.name.toLowerCase() && (await workbenchRepository.nameTaken(tx, actor.id, input.name, workbenchId))) {
-      throw conflict(`name: you already belong to a workbench named "${input.name}"; choose another name.`);
+    const taken = input.name.toLowerCase() !== current.name.toLowerCase() ? await workbenchRepository.nameTaken(tx, actor.id, input.name, workbenchId) : null;
+    if (taken !== null) {
+      throw conflict(nameTakenDetail(taken));
     }
     const refused: WorkbenchRefusal[] = [];
     const members = await workbenchRepository.members(tx, workbenchId);

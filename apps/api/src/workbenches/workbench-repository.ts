@@ -99,14 +99,15 @@ export const workbenchRepository = {
   },
 
   /** Whether one of `userId`'s workbenches (other than `exceptId`) already has this name, ignoring case. */
-  async nameTaken(db: DbOrTx, userId: string, name: string, exceptId?: string): Promise<boolean> {
+  /** The name, as written, of a workbench of the user's named like `name` ignoring case; null when there is none. */
+  async nameTaken(db: DbOrTx, userId: string, name: string, exceptId?: string): Promise<string | null> {
     const [row] = await db
-      .select({ id: workbenches.id })
+      .select({ name: workbenches.name })
       .from(workbenches)
       .innerJoin(workbenchMembers, and(eq(workbenchMembers.workbenchId, workbenches.id), eq(workbenchMembers.userId, userId)))
       .where(and(sql`lower(${workbenches.name}) = lower(${name})`, exceptId ? ne(workbenches.id, exceptId) : undefined))
       .limit(1);
-    return Boolean(row);
+    return row?.name ?? null;
   },
 
   async list(

@@ -134,8 +134,11 @@ export type CohortUpdate = z.infer<typeof CohortUpdate>;
 export const COHORT_ORDERS = ['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at', 'person_count', '-person_count'] as const;
 
 export const CohortListQuery = ListQuery.extend({
-  /** One status, or `All` (the default). */
-  status: z.enum(['All', ...COHORT_STATUSES]).default('All'),
+  /**
+   * One status, `All` (the default), or `AWAITING_REVIEW`: published cohorts with a newer version
+   * that awaits a data steward's review (what a steward has to look at; for anyone else, their own).
+   */
+  status: z.enum(['All', ...COHORT_STATUSES, 'AWAITING_REVIEW']).default('All'),
   /** Cohorts carrying every one of these tags. */
   tags: repeated(z.string().trim().toLowerCase().min(1).max(COHORT_TAG_MAX_LENGTH)).optional(),
   order_by: z.enum(COHORT_ORDERS).default('-updated_at'),

@@ -15,7 +15,8 @@ export const cohortHandlers: RouteHandlers = {
       cohortRepository.list(db, {
         visibility,
         search: q.search,
-        status: q.status === 'All' ? undefined : q.status,
+        status: q.status === 'All' || q.status === 'AWAITING_REVIEW' ? undefined : q.status,
+        awaitingReview: q.status === 'AWAITING_REVIEW',
         tags: q.tags,
         skip: q.skip,
         limit: q.limit,

@@ -303,7 +303,7 @@ export default function WorkbenchDetail({ workbench }: { workbench: Workbench })
             },
             {
               key: 'dashboards', label: 'Dashboards',
-              children: <WorkbenchDashboards workbenchId={workbench.id} />,
+              children: <WorkbenchDashboards workbenchId={workbench.id} administrator={me?.roles.includes('ADMIN') ?? false} />,
             },
           ]}
         />
