@@ -97,6 +97,39 @@ test.describe.serial('cohort versions and workbench releases', () => {
     expect(await seriousViolations(page), 'cohorts table').toEqual([]);
   });
 
+  test("a data steward sees what awaits their review: a home panel and a filter, each with the count", async ({ page }) => {
+    await signIn(page, ACCOUNTS.steward);
+    await expectShell(page, ACCOUNTS.steward.name);
+    const panel = page.getByRole('region', { name: /^Awaiting your review \(\d+\)$/ });
+    await expect(panel.getByRole('listitem').filter({ hasText: cohortName })).toContainText(
+      `version 2 (${count2} persons) awaits a data steward's review; version 1 (${count1} persons) is published`,
+    );
+    expect(await seriousViolations(page), 'steward home').toEqual([]);
+    await panel.getByRole('link', { name: 'All cohorts awaiting review' }).click();
+    await expect(page.getByRole('radio', { name: /^Awaiting review \(\d+\)$/ })).toBeChecked();
+    await expect(page.getByRole('link', { name: cohortName, exact: true })).toBeVisible();
+    // The Draft filter does not hold it (it is published); Awaiting review does.
+    await page.getByRole('radiogroup', { name: 'Status' }).getByText('Draft', { exact: true }).click();
+    await expect(page.getByRole('radio', { name: 'Draft', exact: true })).toBeChecked();
+    await expect(page.getByRole('link', { name: cohortName, exact: true })).toHaveCount(0);
+  });
+
+  test('links on the home page look like links', async ({ page }) => {
+    await signIn(page, ACCOUNTS.researcher);
+    await expectShell(page, ACCOUNTS.researcher.name);
+    const link = page.getByRole('link', { name: 'All cohorts' });
+    await expect(link).toBeVisible();
+    const style = await link.evaluate((element) => {
+      const computed = getComputedStyle(element);
+      return { color: computed.color, underline: computed.textDecorationLine, body: getComputedStyle(document.body).color };
+    });
+    expect(style.color).not.toBe(style.body);
+    expect(style.color).toBe('rgb(11, 79, 108)');
+    expect(style.underline).toBe('underline');
+    const recent = page.getByRole('region', { name: 'Recent cohorts' }).getByRole('link', { name: cohortName });
+    expect(await recent.evaluate((element) => getComputedStyle(element).textDecorationLine)).toBe('underline');
+  });
+
   test('the wizard offers the published version and its count, names the version awaiting review, and creates exactly that', async ({ page }) => {
     test.setTimeout(120_000);
     await signIn(page, ACCOUNTS.researcher);
