@@ -15,6 +15,15 @@ fs.mkdirSync(dataDir, { recursive: true });
 const apiPort = process.env.API_PORT ?? '8000';
 const webPort = process.env.PORT ?? '3000';
 const apiUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${apiPort}`;
+// The one public address of the web app: the API writes it into e-mails (WEB_URL), the web app signs
+// people in on it (NEXTAUTH_URL). Set either; without both it is this machine on the web app's port.
+if (process.env.WEB_URL && process.env.NEXTAUTH_URL && process.env.WEB_URL.replace(/\/$/, '') !== process.env.NEXTAUTH_URL.replace(/\/$/, '')) {
+  process.stderr.write(
+    `WEB_URL (${process.env.WEB_URL}) and NEXTAUTH_URL (${process.env.NEXTAUTH_URL}) name two different addresses for the web app: set one of them (WEB_URL), or both to the same address.\n`,
+  );
+  process.exit(1);
+}
+const webUrl = (process.env.WEB_URL ?? process.env.NEXTAUTH_URL ?? `http://localhost:${webPort}`).replace(/\/$/, '');
 const webDir = path.join(root, 'apps', 'web');
 const hasWeb = fs.existsSync(path.join(webDir, 'package.json'));
 
@@ -53,22 +62,29 @@ const env = {
   ...process.env,
   DATA_DIR: dataDir,
   API_PORT: apiPort,
+  WEB_URL: webUrl,
   // Both servers: the web app signs each browser's address with it, the API checks the signature.
   CLIENT_ADDRESS_SECRET: process.env.CLIENT_ADDRESS_SECRET ?? persistentSecret('client-address-secret'),
 };
+// Each server runs in a process group of its own (`detached`), which shutdown ends whole: the web
+// server is a child of `next start`, and ending only the process we started would leave it running.
 const api = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
   cwd: path.join(root, 'apps', 'api'),
   env,
   stdio: ['ignore', 'pipe', 'inherit'],
+  detached: true,
 });
 children.push(api);
 
 let apiReady = false;
+let apiOutput = '';
 api.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
-  if (!apiReady && chunk.toString().includes('API listening')) {
+  if (!apiReady) apiOutput += chunk.toString();
+  if (!apiReady && apiOutput.includes('API listening')) {
     apiReady = true;
-    startWeb();
+    // The API prints its administrator lines with the "listening" line, in the same write.
+    setTimeout(startWeb, 50);
   }
 });
 api.on('exit', (code) => {
@@ -81,16 +97,18 @@ function startWeb() {
     printBanner();
     return;
   }
-  const web = spawn('npm', ['run', 'start', '--workspace', 'apps/web'], {
-    cwd: root,
+  const web = spawn(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '--port', webPort], {
+    cwd: webDir,
     env: {
       ...env,
+      NODE_ENV: 'production',
       PORT: webPort,
       API_INTERNAL_URL: apiUrl,
-      NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${webPort}`,
+      NEXTAUTH_URL: webUrl,
       NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? persistentSecret('web-session-secret'),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
   });
   children.push(web);
   let banner = false;
@@ -106,23 +124,54 @@ function startWeb() {
 
 function printBanner() {
   const lines = ['', 'The platform is running.'];
-  if (hasWeb) lines.push(`  Web app:  http://localhost:${webPort}`);
+  if (hasWeb) lines.push(`  Web app:  ${webUrl}`);
   lines.push(`  API:      ${apiUrl}/api/v1/  (OpenAPI at ${apiUrl}/api/v1/docs/)`);
   lines.push(`  Data:     ${dataDir}`);
-  lines.push(
-    `Sign in as ${process.env.ADMIN_EMAIL ?? 'admin@example.org'} with the password printed above on first start`,
-    '(or ADMIN_PASSWORD if you set it). Stop with Ctrl+C.',
-    '',
-  );
+  const adminEmail = process.env.ADMIN_EMAIL ?? 'admin@example.org';
+  if (/First administrator created: \S+ \/ /.test(apiOutput)) {
+    lines.push(`Sign in as ${adminEmail} with the password printed above (shown once).`);
+  } else if (apiOutput.includes('First administrator created')) {
+    lines.push(`Sign in as ${adminEmail} with ADMIN_PASSWORD.`);
+  } else if (apiOutput.includes('No administrator was created')) {
+    lines.push('No administrator was created this time: see the line above for why and how to make one.');
+  } else {
+    lines.push(`Sign in as ${adminEmail} (an existing account) or another administrator.`);
+  }
+  lines.push('Stop with Ctrl+C.', '');
   process.stdout.write(lines.join('\n'));
 }
 
+/** Sends a signal to a child's whole process group; false when it is gone already. */
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 let stopping = false;
+/** Stops the whole platform: every server's process group, then SIGKILL for what is left after 10 s. */
 function shutdown(code) {
   if (stopping) return;
   stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 500).unref();
+  const running = children.filter((child) => child.pid !== undefined && signalGroup(child, 'SIGTERM'));
+  const done = () => process.exit(code);
+  if (running.length === 0) return done();
+  const force = setTimeout(() => {
+    for (const child of running) signalGroup(child, 'SIGKILL');
+    done();
+  }, 10_000);
+  // Wait until every group is empty (its leader's exit is not enough: `next start` has a child).
+  const poll = setInterval(() => {
+    if (running.every((child) => !signalGroup(child, 0))) {
+      clearInterval(poll);
+      clearTimeout(force);
+      done();
+    }
+  }, 100);
 }
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
+process.on('SIGHUP', () => shutdown(0));

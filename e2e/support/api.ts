@@ -25,7 +25,17 @@ export async function apiAs(account: Account) {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${json?.detail ?? text}`);
     return json as T;
   }
-  return { call };
+  /** The same call, answering the status and body instead of throwing on a refusal. */
+  async function answer<T>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+    const response = await fetch(`${base}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, json: (text ? JSON.parse(text) : undefined) as T };
+  }
+  return { call, answer };
 }
 
 /** Saves a query as the account and runs it until its execution succeeds; returns both ids. */

@@ -181,14 +181,40 @@ test.describe.serial('workbenches', () => {
     for (let step = 0; step < 3; step++) await page.getByRole('button', { name: 'Next' }).click();
     expect(await seriousViolations(page), 'edit review step').toEqual([]);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    const toast = page.locator('.ant-notification-notice').filter({ hasText: 'Error! Unable to submit edits.' });
+    const toast = page.locator('.ant-notification-notice').filter({ hasText: 'Someone else changed this workbench while you were editing it' });
     await expect(toast).toBeVisible();
+    // In plain words: who, and when in local time (no field name, no UTC timestamp).
+    await expect(toast).toContainText(`This workbench was changed by ${ACCOUNTS.researcher.name} (${ACCOUNTS.researcher.email}) on `);
+    await expect(toast).not.toContainText('version:');
+    await expect(toast).not.toContainText(/\d{2}:\d{2}:\d{2}\.\d{3}Z/);
     await expect(toast.getByRole('link', { name: 'Please refresh the page.' })).toBeVisible();
     await expect(page).toHaveURL(editUrl);
 
-    // The refresh loads the version saved in the other tab.
+    // The refresh loads the version saved in the other tab, and offers the user's own edits again.
     await toast.getByRole('link', { name: 'Please refresh the page.' }).click();
     await expect(page.getByLabel('Name')).toHaveValue(workbenchName);
     await expect(page.getByLabel('Research purpose')).toHaveValue(/eGFR/);
+    const unsaved = page.getByRole('status').filter({ hasText: 'Your earlier edits were not saved' });
+    await expect(unsaved).toContainText(`Your edits changed the name “${workbenchName} (renamed)”, the research purpose.`);
+    expect(await seriousViolations(page), 'unsaved edits offered again').toEqual([]);
+    await unsaved.getByRole('button', { name: 'Apply my edits again' }).click();
+    await expect(page.getByLabel('Name')).toHaveValue(`${workbenchName} (renamed)`);
+    await expect(unsaved).toHaveCount(0);
+  });
+
+  test('a name taken by another of my workbenches, in other capitals, is caught on step 1 quoting the existing name', async ({ page }) => {
+    await openWorkbenchesAs(page, ACCOUNTS.researcher);
+    await page.getByRole('link', { name: 'Create workbench' }).click();
+    await page.getByLabel('Name').fill(workbenchName.toUpperCase());
+    await page.getByLabel('Research purpose').fill(purpose);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(stepHeading(page)).toHaveText('Step 1 of 4: Description');
+    await expect(page.getByText(`You already have a workbench called “${workbenchName}”. Choose another name.`)).toBeVisible();
+    await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.locator('.ant-notification-notice')).toHaveCount(0);
+    expect(await seriousViolations(page), 'name taken on step 1').toEqual([]);
+    await page.getByLabel('Name').fill(`${workbenchName} second`);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(stepHeading(page)).toHaveText('Step 2 of 4: Add Data');
   });
 });

@@ -4,7 +4,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { openServices } from './services';
-import { ensureFirstAdmin } from './users/admin-creator';
+import { adminAtStart } from './users/admin-creator';
 import { startControlSocket } from './warehouse/control-socket';
 import { loadWarehouse } from './warehouse/warehouse-loader';
 import { startNotebooks } from './notebooks/notebook-startup';
@@ -13,7 +13,8 @@ import { startNotebooks } from './notebooks/notebook-startup';
 async function main(): Promise<void> {
   const config = loadConfig();
   const opened = await openServices(config);
-  const firstAdmin = await ensureFirstAdmin(opened.services.db, config.admin);
+  const admin = await adminAtStart(opened.services.db, config.admin);
+  const firstAdmin = admin.kind === 'created' ? admin.created : undefined;
   const app = await buildApp(opened.services);
   if (!opened.services.warehouse.state && config.demo.persons > 0) {
     // First start: a synthetic demo dataset, so the data explorer has something to count.
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
     lines.push('Keep this password now; it will not be shown again.');
   } else if (firstAdmin) {
     lines.push(`First administrator created: ${firstAdmin.user.email} (password from ADMIN_PASSWORD)`);
+  } else if (admin.kind === 'not-created') {
+    lines.push(admin.reason);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 

@@ -294,12 +294,21 @@ describe('versions', () => {
       { depth: 1, text: 'Sex is Female' },
       { depth: 1, text: 'Age (years) is above 50' },
     ]);
-    // Researchers keep the published version: its count, its demographics, its history, no criteria.
+    // Researchers keep the published version: its count, its demographics, its history, and the
+    // criteria of the published version only (the one they may release), never of others.
     const asOtto = (await getCohort(otto, cohort.id)).json() as CohortDetail;
     expect(asOtto).toMatchObject({ version: 2, published_version: 2, person_count: narrower.result!.person_count });
-    expect(asOtto.versions.map((v) => [v.version, v.definition])).toEqual([[2, null], [1, null]]);
+    expect(asOtto.versions.map((v) => [v.version, v.definition?.query ?? null])).toEqual([[2, WOMEN_OVER_50], [1, null]]);
     expect((await listCohorts(otto, '?search=Refreshable')).cohorts[0]).toMatchObject({ version: 2, published_version: 2 });
-    expect((await getCohort(rita, cohort.id)).json()).toMatchObject({ version: 3, published_version: 2 });
+    // The author (and stewards) see the newest version, and beside it the published version's count,
+    // which is what "Published" means and what a workbench releases.
+    const asRita = (await getCohort(rita, cohort.id)).json() as CohortDetail;
+    expect(asRita).toMatchObject({
+      version: 3, published_version: 2,
+      published_person_count: narrower.result!.person_count, published_person_count_display: String(narrower.result!.person_count),
+      published_on_current_data: true,
+    });
+    expect((await listCohorts(stella, '?search=Refreshable')).cohorts[0]).toMatchObject({ version: 3, published_person_count: narrower.result!.person_count });
     // Publishing names the version reviewed: an older one is stale, a missing one does not exist.
     const stale = await patchCohort(stella, cohort.id, { published_version: 2 });
     expect(stale.statusCode).toBe(409);

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workbench } from '@hdp/contract';
 import { loadWarehouse } from '../src/warehouse/warehouse-loader';
@@ -45,24 +44,32 @@ describe('provisioning from the PostgreSQL warehouse engine', () => {
     await expectReleasedRowsMatch(t, path.join(dataDir, 'workbenches', workbench.id, 'released', 'cohorts', 'over-sixty-v1'), workbench, cohortId);
   });
 
-  it('fails a release whose data is no longer served, with the reason, audited, and no files', async () => {
+  it('refuses at once a cohort version whose data is no longer served, saying who can fix it, and writes nothing', async () => {
     const cohortId = await publishedCohort(t, rita, stella, 'Under thirty', { combinator: 'and', rules: [{ field: 'person.age', operator: '<', value: 30 }] });
+    const before = await t.request({ method: 'GET', url: `/api/v1/cohorts/${cohortId}/`, token: rita.token });
+    expect(before.json().published_on_current_data).toBe(true);
     // A new dataset replaces the one the cohort version was taken from.
     await loadWarehouse(t.services, { kind: 'synthetic', persons: 300, seed: 12 }, { actorEmail: 'test' });
+    const after = await t.request({ method: 'GET', url: `/api/v1/cohorts/?search=Under%20thirty`, token: rita.token });
+    expect(after.json().cohorts[0]).toMatchObject({ id: cohortId, published_on_current_data: false });
     const created = await t.request({
       method: 'POST',
       url: '/api/v1/workbenches/',
       token: rita.token,
-      payload: { name: 'After a reload', purpose: 'To check that a release from data no longer served fails cleanly, with a reason.', cohorts: [{ id: cohortId }] },
+      payload: { name: 'After a reload', purpose: 'To check that a release from data no longer served is refused at once, with a reason.', cohorts: [{ id: cohortId }] },
     });
-    expect(created.statusCode, created.body).toBe(201);
-    const workbench = await provisioned(t, rita, created.json().id);
-    expect(workbench.state).toBe('FAILED');
-    expect(workbench.cohorts[0]).toMatchObject({ state: 'FAILED', error: expect.stringMatching(/no longer served/), row_counts: null });
+    // Not "created" and failed later: refused in the answer, the rest of the workbench applied.
+    expect(created.statusCode, created.body).toBe(418);
+    expect(created.json().refused).toEqual([
+      {
+        kind: 'cohort',
+        id: cohortId,
+        reason:
+          'version 1 of cohort "Under thirty" was taken from data the platform no longer serves (the warehouse was reloaded): a data steward must re-run the cohort on the current data and publish the new version before it can be released',
+      },
+    ]);
+    const workbench = created.json().workbench as Workbench;
+    expect(workbench.cohorts).toEqual([]);
     expect(fs.existsSync(path.join(dataDir, 'workbenches', workbench.id, 'released', 'cohorts'))).toBe(false);
-    const { rows } = (await t.services.db.execute(
-      sql`select outcome, actor_email, details from audit_log where event_type = 'WORKBENCH_PROVISIONING_FAILED' and resource_id = ${workbench.id}`,
-    )) as unknown as { rows: Record<string, unknown>[] };
-    expect(rows).toEqual([{ outcome: 'FAILURE', actor_email: 'rita@example.org', details: expect.objectContaining({ cohort_id: cohortId, reason: expect.stringMatching(/no longer served/) }) }]);
   });
 });

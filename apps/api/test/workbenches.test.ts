@@ -143,7 +143,7 @@ describe('creating a workbench', () => {
       [{ name: 'A good name', cohorts: [{ id: cohortId }, { id: cohortId }] }, 400, /^body\.cohorts: each cohort may be given once/],
       [{ name: 'A good name', users: [{ id: otto.user.id, role: 'BOSS' }] }, 400, /^body\.users\.0\.role: /],
       [{ name: 'A good name', queries: ['not-an-id'] }, 400, /^body\.queries\.0: /],
-      [{ name: 'diabetes IN WOMEN' }, 409, /^name: you already belong to a workbench named/],
+      [{ name: 'diabetes IN WOMEN' }, 409, /^name: you already have a workbench called "Diabetes in women"/],
     ];
     for (const [body, status, detail] of cases) {
       const response = await create(rita, body);
@@ -353,7 +353,7 @@ describe('editing a workbench', () => {
     const stale = await put(rita, { version: current.version - 1, name: 'From a stale tab' });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().detail).toMatch(
-      new RegExp(`^version: this workbench was changed by admin@example.org at ${current.updated_at.slice(0, 16)}.*version ${current.version}; your edits were based on version ${current.version - 1}`),
+      new RegExp(`^version: this workbench was changed by (.+ \\()?admin@example\\.org\\)? at ${current.updated_at.slice(0, 16)}.*version ${current.version}; your edits were based on version ${current.version - 1}`),
     );
     expect((await call(rita, 'GET', `/workbenches/${current.id}/`)).json().name).toBe('Edited again');
   });
@@ -442,8 +442,14 @@ describe('deleting a workbench', () => {
     const deleted = await call(rita, 'DELETE', `/workbenches/${workbench.id}/`);
     expect(deleted.statusCode).toBe(204);
     expect(fs.existsSync(released(workbench.id))).toBe(false);
-    expect((await call(otto, 'GET', `/workbenches/${workbench.id}/`)).statusCode).toBe(404);
-    expect((await call(rita, 'DELETE', `/workbenches/${workbench.id}/`)).statusCode).toBe(404);
+    // A former member is told it was deleted, by whom and when; anyone else only that it does not exist.
+    const gone = await call(otto, 'GET', `/workbenches/${workbench.id}/`);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().detail).toMatch(
+      /^This workbench "To delete" was deleted by rita@example\.org at \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z, with its released data and notebooks\.$/,
+    );
+    expect((await call(bob, 'GET', `/workbenches/${workbench.id}/`)).json().detail).toBe('Workbench does not exist.');
+    expect((await call(rita, 'DELETE', `/workbenches/${workbench.id}/`)).json().detail).toMatch(/was deleted by you at/);
     expect((await call(otto, 'GET', '/workbenches/')).json().workbenches.map((w: Workbench) => w.id)).not.toContain(workbench.id);
     expect((await auditOf(workbench.id)).map((a) => a.event_type)).toContain('WORKBENCH_DELETED');
     // The original document is untouched.

@@ -1,4 +1,4 @@
-import { and, asc, desc, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { AuditEventType, AuditOutcome } from '@hdp/contract';
 import type { DbOrTx } from '../db/database';
 import { cappedTotal } from '../db/paging';
@@ -45,4 +45,14 @@ export const auditLogRepository = {
     return { rows, ...total };
   },
 
+  /** The entry that recorded an event on a resource (the newest, if several): e.g. who deleted a workbench, and when. */
+  async lastEventOn(db: DbOrTx, eventType: AuditEventType, resourceId: string): Promise<AuditRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.eventType, eventType), eq(auditLog.resourceId, resourceId), eq(auditLog.outcome, 'SUCCESS')))
+      .orderBy(desc(auditLog.occurredAt))
+      .limit(1);
+    return row;
+  },
 };

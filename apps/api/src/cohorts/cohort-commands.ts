@@ -50,7 +50,8 @@ export async function loadVisibleCohort(services: AppServices, actor: UserRow, c
 /**
  * The cohort with its history and the demographics of its current version, as `actor` may see it:
  * its author and data stewards get every version with its criteria; anyone else the versions up
- * to the published one, without criteria (a newer version awaits review).
+ * to the published one (a newer version awaits review) and the criteria of the published version
+ * only, which is what a workbench releases (docs/cohorts.md, "Who reads the criteria").
  */
 export async function cohortDetail(services: AppServices, cohortId: string, actor: UserRow): Promise<CohortDetail> {
   const { db, config, warehouse } = services;
@@ -62,9 +63,12 @@ export async function cohortDetail(services: AppServices, cohortId: string, acto
   const visible = await Promise.all(
     versions
       .filter((v) => v.version <= shown)
-      .map(async (row) => ({ row, definition: reviewer ? await presentDefinition(warehouse, row.definition) : null })),
+      .map(async (row) => ({
+        row,
+        definition: reviewer || row.version === cohort.publishedVersion ? await presentDefinition(warehouse, row.definition) : null,
+      })),
   );
-  return presentCohortDetail(cohort, visible, current!.result, config.suppressionThreshold, reviewer);
+  return presentCohortDetail(cohort, visible, current!.result, config.suppressionThreshold, reviewer, warehouse.state?.schema ?? null);
 }
 
 interface Snapshot {

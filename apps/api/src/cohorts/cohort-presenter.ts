@@ -16,10 +16,14 @@ export function shownVersion(row: Pick<CohortView, 'version' | 'publishedVersion
   return reviewer || row.publishedVersion === null ? row.version : row.publishedVersion;
 }
 
-/** The fields of a cohort that leave the server. */
-export function presentCohort(row: CohortView, threshold: number, reviewer: boolean): Cohort {
+/**
+ * The fields of a cohort that leave the server. `servedSchema` is the warehouse schema served now:
+ * a published version taken from another one can no longer be released (the data were reloaded).
+ */
+export function presentCohort(row: CohortView, threshold: number, reviewer: boolean, servedSchema: string | null): Cohort {
   const version = shownVersion(row, reviewer);
   const count = version === row.version || row.publishedPersonCount === null ? row.personCount : row.publishedPersonCount;
+  const published = row.publishedVersion !== null && row.publishedPersonCount !== null ? shownCount(row.publishedPersonCount, threshold) : null;
   return {
     id: row.id,
     name: row.name,
@@ -29,6 +33,9 @@ export function presentCohort(row: CohortView, threshold: number, reviewer: bool
     version,
     published_version: row.publishedVersion,
     ...shownCount(count, threshold),
+    published_person_count: published?.person_count ?? null,
+    published_person_count_display: published?.person_count_display ?? null,
+    published_on_current_data: row.publishedDatasetSchema === null ? null : row.publishedDatasetSchema === servedSchema,
     source_query: row.sourceQuery && {
       id: row.sourceQuery.id,
       name: row.sourceQuery.name,
@@ -63,6 +70,7 @@ export function presentCohortDetail(
   result: QueryResult,
   threshold: number,
   reviewer: boolean,
+  servedSchema: string | null,
 ): CohortDetail {
-  return { ...presentCohort(row, threshold, reviewer), versions: versions.map((v) => presentVersion(v.row, threshold, v.definition)), result };
+  return { ...presentCohort(row, threshold, reviewer, servedSchema), versions: versions.map((v) => presentVersion(v.row, threshold, v.definition)), result };
 }

@@ -15,6 +15,8 @@ export interface CohortView extends CohortRow {
   sourceQuery: { id: string; name: string; version: number; ownerId: string } | null;
   /** The persons of the published version (null while none is published). */
   publishedPersonCount: number | null;
+  /** The warehouse schema the published version was taken from (null while none is published): it can be released only while that schema is served. */
+  publishedDatasetSchema: string | null;
 }
 
 export type CohortVersionView = Omit<CohortVersionRow, 'result'> & { createdByEmail: string | null };
@@ -26,6 +28,8 @@ export interface CohortListFilter {
   visibility: CohortVisibility;
   search?: string;
   status?: CohortStatus;
+  /** Only published cohorts whose newest version awaits review. */
+  awaitingReview?: boolean;
   tags?: string[];
   skip: number;
   limit: number;
@@ -53,6 +57,7 @@ function selectViews(db: DbOrTx) {
       queryVersion: queries.version,
       queryOwnerId: queries.ownerId,
       publishedPersonCount: publishedVersion.personCount,
+      publishedDatasetSchema: publishedVersion.datasetSchema,
     })
     .from(cohorts)
     .leftJoin(users, eq(users.id, cohorts.authorId))
@@ -70,6 +75,7 @@ function toView(row: ViewRow): CohortView {
     authorEmail: row.authorEmail,
     publishedByEmail: row.publishedByEmail,
     publishedPersonCount: row.publishedPersonCount,
+    publishedDatasetSchema: row.publishedDatasetSchema,
     sourceQuery:
       cohort.queryId && row.queryName !== null
         ? { id: cohort.queryId, name: row.queryName, version: row.queryVersion!, ownerId: row.queryOwnerId! }
@@ -135,6 +141,11 @@ export const cohortRepository = {
   async list(db: DbOrTx, filter: CohortListFilter): Promise<{ rows: CohortView[]; total: number; total_capped: boolean }> {
     const conditions: (SQL | undefined)[] = [visibleTo(filter.visibility)];
     if (filter.status) conditions.push(eq(cohorts.status, filter.status));
+    if (filter.awaitingReview) {
+      conditions.push(and(eq(cohorts.status, 'PUBLISHED'), sql`${cohorts.version} > ${cohorts.publishedVersion}`));
+      // A version awaiting review is shown to its author and stewards only: nobody else learns it exists.
+      if (!filter.visibility.all) conditions.push(eq(cohorts.authorId, filter.visibility.userId));
+    }
     if (filter.tags?.length) conditions.push(arrayContains(cohorts.tags, filter.tags));
     if (filter.search) {
       const pattern = likePattern(filter.search);

@@ -46,12 +46,43 @@ export async function createUser(
   return { user, generatedPassword };
 }
 
+/** What start-up did about the administrator named by ADMIN_EMAIL, in words for the operator's terminal. */
+export type AdminAtStart =
+  | { kind: 'created'; created: CreatedAdmin }
+  | { kind: 'exists' }
+  | { kind: 'not-created'; reason: string };
+
+/**
+ * Creates the ADMIN named by ADMIN_EMAIL (with ADMIN_PASSWORD, or a generated password) when that
+ * account is missing and the platform has no active administrator: a first start, and also a
+ * first start after accounts were made on the command line before it (none of them an
+ * administrator). When other administrators exist it creates nobody (a changed ADMIN_EMAIL must not
+ * mint a second administrator by itself) and says so, with how to make one.
+ */
+export async function adminAtStart(db: Database, admin: { email: string; name: string; password?: string }): Promise<AdminAtStart> {
+  if (await userRepository.findByEmail(db, admin.email)) return { kind: 'exists' };
+  if ((await userRepository.countActiveAdmins(db)) > 0) {
+    return {
+      kind: 'not-created',
+      reason:
+        `No administrator was created: ADMIN_EMAIL ${admin.email} has no account, and the platform already has an active administrator. ` +
+        'Sign in as that administrator, or make one with `npm run hdp -- admin create --email <address>` while the platform is stopped.',
+    };
+  }
+  const created = await createFirstAdmin(db, admin);
+  return { kind: 'created', created };
+}
+
 /** On first start (no users at all) creates the first ADMIN from ADMIN_EMAIL and ADMIN_PASSWORD. */
 export async function ensureFirstAdmin(
   db: Database,
   admin: { email: string; name: string; password?: string },
 ): Promise<CreatedAdmin | undefined> {
   if ((await userRepository.count(db)) > 0) return undefined;
+  return createFirstAdmin(db, admin);
+}
+
+async function createFirstAdmin(db: Database, admin: { email: string; name: string; password?: string }): Promise<CreatedAdmin> {
   try {
     return await createUser(db, { ...admin, roles: ['ADMIN'] }, 'system (first start)');
   } catch (error) {

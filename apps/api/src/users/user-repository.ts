@@ -54,6 +54,15 @@ export const userRepository = {
     return row?.n ?? 0;
   },
 
+  /** How many ACTIVE admins there are (no lock: start-up reads it before serving). */
+  async countActiveAdmins(db: DbOrTx): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(users)
+      .where(and(eq(users.status, 'ACTIVE'), sql`'ADMIN' = any(${users.roles})`));
+    return row?.n ?? 0;
+  },
+
   /**
    * How many ACTIVE admins there are, locking their rows until the transaction ends: two admins
    * disabling each other at once are serialised, so the last admin is never disabled.

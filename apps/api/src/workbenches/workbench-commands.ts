@@ -9,6 +9,7 @@ import {
   type WorkbenchUpdate,
 } from '@hdp/contract';
 import type { AppServices } from '../app-services';
+import { auditLogRepository } from '../audit/audit-log-repository';
 import { appendAuditEntry, recordAuditEvent, type AuditContext, type AuditEvent } from '../audit/audit-trail';
 import { cohortRepository } from '../cohorts/cohort-repository';
 import { canSeeCohort } from '../cohorts/cohort-rules';
@@ -25,6 +26,8 @@ import { PROVISION_JOB, PROVISION_ATTEMPTS } from './workbench-provisioner';
 import { documentFileName, releasedCohortKey, releasedDocumentKey, releasedQueryKey, slugify, uniqueName, workbenchKey } from './workbench-storage';
 
 export const WORKBENCH_NOT_FOUND = 'Workbench does not exist.';
+/** How a 404's detail starts when the workbench existed and was deleted (told to its former members only). */
+export const WORKBENCH_DELETED_PREFIX = 'This workbench';
 const NOT_AN_OWNER = 'Only an OWNER of this workbench or an administrator may change or delete it.';
 
 /** The workbench and the actor's role in it (null for an ADMIN who is not a member). */
@@ -53,12 +56,32 @@ export async function loadVisibleWorkbench(services: AppServices, actor: UserRow
       resourceId: workbenchId,
     });
   }
+  if (!workbench) {
+    const deleted = await whyGone(services, actor, workbenchId);
+    if (deleted) throw notFound(deleted);
+  }
   throw notFound(WORKBENCH_NOT_FOUND);
+}
+
+/**
+ * Who deleted a workbench and when, for someone who was one of its members (or an ADMIN): a member
+ * who still has it open is told it was deleted rather than that it never existed. Anyone else learns
+ * nothing more than "does not exist". The time is UTC (ISO 8601); the web app shows it in local time.
+ */
+async function whyGone(services: AppServices, actor: UserRow, workbenchId: string): Promise<string | null> {
+  const entry = await auditLogRepository.lastEventOn(services.db, 'WORKBENCH_DELETED', workbenchId);
+  if (!entry) return null;
+  const members = ((entry.details as { members?: { id?: string }[] } | null)?.members ?? []).map((member) => member.id);
+  if (!members.includes(actor.id) && !hasRole(actor, 'ADMIN')) return null;
+  const name = (entry.details as { name?: string } | null)?.name;
+  const by = entry.actorId ? await userRepository.findById(services.db, entry.actorId) : undefined;
+  const who = by ? (by.id === actor.id ? 'you' : by.name ? `${by.name} (${by.email})` : by.email) : (entry.actorEmail ?? 'someone');
+  return `${WORKBENCH_DELETED_PREFIX}${name ? ` "${name}"` : ''} was deleted by ${who} at ${entry.occurredAt.toISOString()}, with its released data and notebooks.`;
 }
 
 /** The workbench as the API answers it. */
 export async function workbenchDetail(services: AppServices, workbenchId: string, myRole: WorkbenchMemberRole | null): Promise<Workbench> {
-  const { db, config } = services;
+  const { db, config, warehouse } = services;
   const [workbench, members, releases, queries, documents] = await Promise.all([
     workbenchRepository.findById(db, workbenchId),
     workbenchRepository.members(db, workbenchId),
@@ -67,7 +90,7 @@ export async function workbenchDetail(services: AppServices, workbenchId: string
     workbenchRepository.documents(db, workbenchId),
   ]);
   if (!workbench) throw notFound(WORKBENCH_NOT_FOUND);
-  return presentWorkbench(workbench, { myRole, members, releases, queries, documents }, config.suppressionThreshold);
+  return presentWorkbench(workbench, { myRole, members, releases, queries, documents }, config.suppressionThreshold, warehouse.state?.schema ?? null);
 }
 
 /** What a create or update did: the workbench, and what was refused (then the answer is 418). */
@@ -183,6 +206,17 @@ async function applyData(
         kind: 'cohort',
         id: pick.id,
         reason: `version ${versionNumber} of cohort "${cohort.name}" is not its published version (${cohort.publishedVersion ?? cohort.version})`,
+      });
+      if (existing) keepCohorts.add(pick.id);
+      continue;
+    }
+    // A version taken from data the warehouse no longer serves cannot be provisioned: refused now,
+    // rather than accepted and failed later by the release job.
+    if (version.datasetSchema !== services.warehouse.state?.schema) {
+      refused.push({
+        kind: 'cohort',
+        id: pick.id,
+        reason: `version ${versionNumber} of cohort "${cohort.name}" was taken from data the platform no longer serves (the warehouse was reloaded): a data steward must re-run the cohort on the current data and publish the new version before it can be released`,
       });
       if (existing) keepCohorts.add(pick.id);
       continue;
@@ -391,10 +425,14 @@ async function appendAll(tx: DbOrTx, context: AuditContext, events: AuditEvent[]
   for (const event of events) await appendAuditEntry(tx, context, event);
 }
 
+/** A taken name, quoting the existing workbench's name as it is written (names are compared ignoring case). */
+const nameTakenDetail = (existing: string) => `name: you already have a workbench called "${existing}" (names differing only in capitals count as the same); choose another name.`;
+
 /** workbenchCreate: the creator becomes an OWNER; what cannot be applied is refused, the rest applied. */
 export async function createWorkbench(services: AppServices, actor: UserRow, input: WorkbenchCreate, context: AuditContext): Promise<WorkbenchChangeOutcome> {
-  if (await workbenchRepository.nameTaken(services.db, actor.id, input.name)) {
-    throw conflict(`name: you already belong to a workbench named "${input.name}"; choose another name.`);
+  const taken = await workbenchRepository.nameTaken(services.db, actor.id, input.name);
+  if (taken !== null) {
+    throw conflict(nameTakenDetail(taken));
   }
   return runChange(services, async (tx, effects) => {
     const refused: WorkbenchRefusal[] = [];
@@ -444,11 +482,12 @@ export async function updateWorkbench(
     if (current.version !== input.version) {
       const who = await userRepository.findById(tx, current.updatedBy);
       throw conflict(
-        `version: this workbench was changed by ${who?.email ?? 'another user'} at ${current.updatedAt.toISOString()} (it is now at version ${current.version}; your edits were based on version ${input.version}). Reload it and make your edits again.`,
+        `version: this workbench was changed by ${who ? (who.name ? `${who.name} (${who.email})` : who.email) : 'another user'} at ${current.updatedAt.toISOString()} (it is now at version ${current.version}; your edits were based on version ${input.version}). Reload it and make your edits again.`,
       );
     }
-    if (input.name.toLowerCase() !== current.name.toLowerCase() && (await workbenchRepository.nameTaken(tx, actor.id, input.name, workbenchId))) {
-      throw conflict(`name: you already belong to a workbench named "${input.name}"; choose another name.`);
+    const taken = input.name.toLowerCase() !== current.name.toLowerCase() ? await workbenchRepository.nameTaken(tx, actor.id, input.name, workbenchId) : null;
+    if (taken !== null) {
+      throw conflict(nameTakenDetail(taken));
     }
     const refused: WorkbenchRefusal[] = [];
     const members = await workbenchRepository.members(tx, workbenchId);

@@ -33,6 +33,7 @@ export function presentWorkbench(
   row: WorkbenchView,
   parts: { myRole: WorkbenchMemberRole | null; members: MemberView[]; releases: ReleaseView[]; queries: WorkbenchQueryRow[]; documents: WorkbenchDocumentRow[] },
   threshold: number,
+  servedSchema: string | null,
 ): Workbench {
   return {
     ...presentBase(row, parts.myRole),
@@ -44,6 +45,8 @@ export function presentWorkbench(
       version: r.cohortVersion,
       latest_version: r.latestVersion,
       ...shownCount(r.personCount, threshold),
+      latest_person_count_display: r.latestPersonCount === null ? null : shownCount(r.latestPersonCount, threshold).person_count_display,
+      latest_releasable: r.cohortPublished && r.latestDatasetSchema !== null && r.latestDatasetSchema === servedSchema,
       state: r.state,
       progress: Math.min(1, Math.max(0, r.progress)),
       error: r.error,

@@ -39,7 +39,13 @@ export interface ReleaseView extends WorkbenchReleaseRow {
   tags: string[];
   latestVersion: number;
   personCount: number;
+  /** Whether the cohort is still published, and the persons and warehouse schema of its newest published version. */
+  cohortPublished: boolean;
+  latestPersonCount: number | null;
+  latestDatasetSchema: string | null;
 }
+
+const latestPublished = alias(cohortVersions, 'latest_published');
 
 const creator = alias(users, 'creator');
 const updater = alias(users, 'updater');
@@ -93,14 +99,15 @@ export const workbenchRepository = {
   },
 
   /** Whether one of `userId`'s workbenches (other than `exceptId`) already has this name, ignoring case. */
-  async nameTaken(db: DbOrTx, userId: string, name: string, exceptId?: string): Promise<boolean> {
+  /** The name, as written, of a workbench of the user's named like `name` ignoring case; null when there is none. */
+  async nameTaken(db: DbOrTx, userId: string, name: string, exceptId?: string): Promise<string | null> {
     const [row] = await db
-      .select({ id: workbenches.id })
+      .select({ name: workbenches.name })
       .from(workbenches)
       .innerJoin(workbenchMembers, and(eq(workbenchMembers.workbenchId, workbenches.id), eq(workbenchMembers.userId, userId)))
       .where(and(sql`lower(${workbenches.name}) = lower(${name})`, exceptId ? ne(workbenches.id, exceptId) : undefined))
       .limit(1);
-    return Boolean(row);
+    return row?.name ?? null;
   },
 
   async list(
@@ -188,10 +195,20 @@ export const workbenchRepository = {
 
   async releases(db: DbOrTx, workbenchId: string): Promise<ReleaseView[]> {
     const rows = await db
-      .select({ release: workbenchCohorts, cohortName: cohorts.name, tags: cohorts.tags, latestVersion: sql<number>`coalesce(${cohorts.publishedVersion}, ${cohorts.version})`, personCount: cohortVersions.personCount })
+      .select({
+        release: workbenchCohorts,
+        cohortName: cohorts.name,
+        tags: cohorts.tags,
+        latestVersion: sql<number>`coalesce(${cohorts.publishedVersion}, ${cohorts.version})`,
+        personCount: cohortVersions.personCount,
+        cohortPublished: sql<boolean>`${cohorts.status} = 'PUBLISHED'`,
+        latestPersonCount: latestPublished.personCount,
+        latestDatasetSchema: latestPublished.datasetSchema,
+      })
       .from(workbenchCohorts)
       .innerJoin(cohorts, eq(cohorts.id, workbenchCohorts.cohortId))
       .innerJoin(cohortVersions, eq(cohortVersions.id, workbenchCohorts.cohortVersionId))
+      .leftJoin(latestPublished, and(eq(latestPublished.cohortId, cohorts.id), eq(latestPublished.version, sql`coalesce(${cohorts.publishedVersion}, ${cohorts.version})`)))
       .where(eq(workbenchCohorts.workbenchId, workbenchId))
       .orderBy(asc(workbenchCohorts.releasedAt), asc(workbenchCohorts.id));
     return rows.map(({ release, ...rest }) => ({ ...release, ...rest }));

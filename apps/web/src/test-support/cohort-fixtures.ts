@@ -6,7 +6,11 @@ export const STEWARD = { id: '3a4b5c6d-7e8f-4a0b-8c1d-2e3f4a5b6c7d', email: 'ste
 
 /** A cohort as the API presents it in lists; fields can be overridden. */
 export function aCohort(overrides: Partial<Cohort> = {}): Cohort {
+  const published = overrides.published_version != null;
   return {
+    published_person_count: published ? (overrides.person_count ?? 273) : null,
+    published_person_count_display: published ? (overrides.person_count_display ?? '273') : null,
+    published_on_current_data: published ? true : null,
     id: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a',
     name: 'Women with type 2 diabetes',
     description: 'Women aged 40 to 65 with type 2 diabetes and an HbA1c above 7.',

@@ -42,6 +42,8 @@ export function aWorkbench(overrides: Partial<Workbench> = {}): Workbench {
         tags: ['diabetes'],
         version: 1,
         latest_version: 1,
+        latest_person_count_display: '273',
+        latest_releasable: true,
         person_count: 273,
         person_count_display: '273',
         state: 'READY',

@@ -46,6 +46,15 @@ export const Cohort = z
     /** The persons in the current version, or null when below the suppression threshold (it can then not be published). */
     person_count: z.number().int().nullable(),
     person_count_display: z.string(),
+    /**
+     * The persons of the published version, whoever asks (the count a workbench releases), and
+     * whether that version can be released now: false once the data it was taken from are no longer
+     * served (the warehouse was reloaded; a data steward re-runs the cohort and publishes the new
+     * version). All three are null while no version is published.
+     */
+    published_person_count: z.number().int().nullable(),
+    published_person_count_display: z.string().nullable(),
+    published_on_current_data: z.boolean().nullable(),
     source_query: CohortSourceQuery.nullable(),
     author: Person,
     created_at: Timestamp,
@@ -79,8 +88,9 @@ export const CohortVersion = z
     /** The dataset the persons were taken from (its source, as loaded into the warehouse). */
     dataset: z.string(),
     /**
-     * The criteria of this version (as the run that made it used them), for its author and data
-     * stewards; null for anyone else, or when it was not recorded (versions made before it was kept).
+     * The criteria of this version (as the run that made it used them): of every version for its
+     * author and data stewards, of the published version for everyone who may see the cohort (they
+     * may release it); null otherwise, or when it was not recorded (versions made before it was kept).
      */
     definition: CohortDefinition.nullable(),
     created_by: Person,
@@ -124,8 +134,11 @@ export type CohortUpdate = z.infer<typeof CohortUpdate>;
 export const COHORT_ORDERS = ['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at', 'person_count', '-person_count'] as const;
 
 export const CohortListQuery = ListQuery.extend({
-  /** One status, or `All` (the default). */
-  status: z.enum(['All', ...COHORT_STATUSES]).default('All'),
+  /**
+   * One status, `All` (the default), or `AWAITING_REVIEW`: published cohorts with a newer version
+   * that awaits a data steward's review (what a steward has to look at; for anyone else, their own).
+   */
+  status: z.enum(['All', ...COHORT_STATUSES, 'AWAITING_REVIEW']).default('All'),
   /** Cohorts carrying every one of these tags. */
   tags: repeated(z.string().trim().toLowerCase().min(1).max(COHORT_TAG_MAX_LENGTH)).optional(),
   order_by: z.enum(COHORT_ORDERS).default('-updated_at'),

@@ -82,6 +82,12 @@ export const WorkbenchCohort = z.object({
   /** The pinned cohort version, and the cohort's newest published version (a newer one is a deliberate update). */
   version: z.number().int(),
   latest_version: z.number().int(),
+  /**
+   * The persons of `latest_version`, and whether it can be released now (the cohort is still
+   * published and the data it was taken from are still served): what "Update to version N" offers.
+   */
+  latest_person_count_display: z.string().nullable(),
+  latest_releasable: z.boolean(),
   person_count: z.number().int().nullable(),
   person_count_display: z.string(),
   state: ReleaseState,

@@ -7,7 +7,7 @@ import { isCohortSteward, reviewsCohort } from '../../cohorts/cohort-rules';
 
 export const cohortHandlers: RouteHandlers = {
   listCohorts: async (request) => {
-    const { db, config } = request.server.services;
+    const { db, config, warehouse } = request.server.services;
     const actor = currentUser(request);
     const q = request.query;
     const visibility: CohortVisibility = isCohortSteward(actor) ? { all: true } : { all: false, userId: actor.id };
@@ -15,7 +15,8 @@ export const cohortHandlers: RouteHandlers = {
       cohortRepository.list(db, {
         visibility,
         search: q.search,
-        status: q.status === 'All' ? undefined : q.status,
+        status: q.status === 'All' || q.status === 'AWAITING_REVIEW' ? undefined : q.status,
+        awaitingReview: q.status === 'AWAITING_REVIEW',
         tags: q.tags,
         skip: q.skip,
         limit: q.limit,
@@ -24,7 +25,7 @@ export const cohortHandlers: RouteHandlers = {
       }),
       cohortRepository.tagsInUse(db, visibility),
     ]);
-    return { cohorts: rows.map((row) => presentCohort(row, config.suppressionThreshold, reviewsCohort(actor, row))), ...total, total_tags: tags };
+    return { cohorts: rows.map((row) => presentCohort(row, config.suppressionThreshold, reviewsCohort(actor, row), warehouse.state?.schema ?? null)), ...total, total_tags: tags };
   },
 
   createCohort: async (request, reply) => {

@@ -10,13 +10,24 @@ export interface PickedQuery {
   name: string;
 }
 
-/** A published cohort picked for the workbench; `version` is pinned once it is released. */
+/**
+ * A published cohort picked for the workbench: `version` is the version it releases (the published
+ * one when picked, the pinned one once released) and `personCountDisplay` that version's persons.
+ */
 export interface PickedCohort {
   id: string;
   name: string;
   tags: string[];
   personCountDisplay: string;
   version?: number;
+  /** A newer version awaiting a steward's review when it was picked (named on Review, never released). */
+  awaitingVersion?: number;
+  /** The version can no longer be released (its data were reloaded): why, for the chosen list and Review. */
+  notReleasable?: string;
+  /** Of a released cohort: the version released now, and a newer published version it can move to. */
+  releasedVersion?: number;
+  releasedCountDisplay?: string;
+  newer?: { version: number; personCountDisplay: string; notReleasable?: string };
 }
 
 /** A document picked for the workbench; `id` works as for queries. */
@@ -77,6 +88,17 @@ export function draftOf(workbench: Workbench): WorkbenchWizardState {
         tags: cohort.tags,
         personCountDisplay: cohort.person_count_display,
         version: cohort.version,
+        releasedVersion: cohort.version,
+        releasedCountDisplay: cohort.person_count_display,
+        ...(cohort.latest_version > cohort.version
+          ? {
+              newer: {
+                version: cohort.latest_version,
+                personCountDisplay: cohort.latest_person_count_display ?? '?',
+                ...(cohort.latest_releasable ? {} : { notReleasable: NEWER_NOT_RELEASABLE }),
+              },
+            }
+          : {}),
       })),
       totalTags: [],
     },
@@ -86,6 +108,10 @@ export function draftOf(workbench: Workbench): WorkbenchWizardState {
     isInitialised: true,
   };
 }
+
+/** Why a newer published version cannot be moved to now. */
+export const NEWER_NOT_RELEASABLE =
+  'it was taken from data no longer served (the warehouse was reloaded), or the cohort is no longer published: a data steward can re-run and publish it';
 
 /** Whether a picked query or document stands for this original (picked now, or copied in before). */
 const isFrom = (originalId: string) => (item: { id: string; sourceId: string | null }) => item.id === originalId || item.sourceId === originalId;
@@ -129,12 +155,26 @@ export const workbenchWizardSlice = createSlice({
     queryRemoved(state, action: PayloadAction<string>) {
       state.queries = state.queries.filter((query) => query.id !== action.payload);
     },
-    cohortToggled(state, action: PayloadAction<{ cohort: Omit<PickedCohort, 'version'>; picked: boolean }>) {
+    /** Picks (with the version it would release: the published one) or drops a cohort. */
+    cohortToggled(state, action: PayloadAction<{ cohort: PickedCohort; picked: boolean }>) {
       const { cohort, picked } = action.payload;
       const kept = state.cohorts.cohorts.find((item) => item.id === cohort.id);
       state.cohorts.cohorts = state.cohorts.cohorts.filter((item) => item.id !== cohort.id);
       // Picking again a cohort that was already released keeps its pinned version.
       if (picked) state.cohorts.cohorts.push(kept ?? { ...cohort });
+    },
+    /** A released cohort moves to its newer published version ("Update to version N"), or back to the one released. */
+    cohortVersionChosen(state, action: PayloadAction<{ id: string; toNewer: boolean }>) {
+      const cohort = state.cohorts.cohorts.find((item) => item.id === action.payload.id);
+      if (!cohort?.newer || cohort.releasedVersion === undefined) return;
+      if (action.payload.toNewer) {
+        cohort.version = cohort.newer.version;
+        cohort.personCountDisplay = cohort.newer.personCountDisplay;
+      } else if (cohort.version !== cohort.releasedVersion) {
+        // Back to what is released: its count is kept under `released`.
+        cohort.version = cohort.releasedVersion;
+        cohort.personCountDisplay = cohort.releasedCountDisplay ?? cohort.personCountDisplay;
+      }
     },
     /** Every tag in use on the published cohorts, for the tag filter. */
     cohortTagsLoaded(state, action: PayloadAction<string[]>) {
@@ -178,6 +218,7 @@ export const {
   queryToggled,
   queryRemoved,
   cohortToggled,
+  cohortVersionChosen,
   cohortTagsLoaded,
   documentToggled,
   documentRemoved,

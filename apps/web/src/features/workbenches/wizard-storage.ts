@@ -57,3 +57,32 @@ export function clearDraft(): void {
     // Nothing to forget.
   }
 }
+
+/** Edits refused because someone else changed the workbench first: kept to be applied again after the refresh. */
+export const UNSAVED_EDITS_KEY = 'hdp.workbench-wizard.unsaved';
+
+export function keepUnsavedEdits(workbenchId: string, draft: WorkbenchWizardState): void {
+  try {
+    storage()?.setItem(UNSAVED_EDITS_KEY, JSON.stringify({ workbenchId, draft }));
+  } catch {
+    // Without storage the edits are lost with the refresh, as before.
+  }
+}
+
+/** The kept edits of this workbench, or null. */
+export function unsavedEdits(workbenchId: string): WorkbenchWizardState | null {
+  try {
+    const stored = JSON.parse(storage()?.getItem(UNSAVED_EDITS_KEY) ?? 'null') as { workbenchId?: string; draft?: WorkbenchWizardState } | null;
+    return stored?.workbenchId === workbenchId && stored.draft?.isInitialised && Array.isArray(stored.draft.users) ? stored.draft : null;
+  } catch {
+    return null;
+  }
+}
+
+export function forgetUnsavedEdits(): void {
+  try {
+    storage()?.removeItem(UNSAVED_EDITS_KEY);
+  } catch {
+    // Nothing to forget.
+  }
+}

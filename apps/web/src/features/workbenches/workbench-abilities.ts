@@ -10,3 +10,9 @@ export function isNotFound(error: unknown): boolean {
   const status = (error as { status?: unknown } | undefined)?.status;
   return status === 404 || status === 400;
 }
+
+/** The API's sentence saying who deleted the workbench and when (told to its former members), if that is why it is missing. */
+export function deletedDetail(error: unknown): string | undefined {
+  const detail = (error as { data?: { detail?: unknown } } | undefined)?.data?.detail;
+  return typeof detail === 'string' && detail.startsWith('This workbench') && detail.includes(' was deleted by ') ? detail : undefined;
+}

@@ -73,7 +73,7 @@ describe('handleFailedCall', () => {
     });
     handleFailedCall(failed, deps);
 
-    expect(toasts[0]).toMatchObject({ type: 'error', title: 'Error! Unable to submit edits.', duration: 0 });
+    expect(toasts[0]).toMatchObject({ type: 'error', title: 'Someone else changed this workbench while you were editing it', duration: 0 });
     const reload = vi.fn();
     const description = toasts[0]!.description as React.ReactElement<{ description: string }>;
     render(<DescriptionWithRefresh description={description.props.description} reload={reload} />);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatDateTime } from '@/lib/dates/local-times';
 import {
   COHORT_TRY_AGAIN,
   DOCUMENT_TRY_AGAIN,
@@ -52,19 +53,18 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
   ),
   {
     name: 'workbench update 409',
-    failure: { endpoint: 'updateWorkbench', status: 409, detail: 'The workbench changed since you opened it.' },
+    failure: { endpoint: 'updateWorkbench', status: 409, detail: 'version: this workbench was changed by Stella (stella@example.org) at 2026-11-26T16:24:54.013Z (it is now at version 2).' },
     expected: {
-      type: 'error', message: 'Error! Unable to submit edits.', description: 'The workbench changed since you opened it.',
+      type: 'error', message: 'Someone else changed this workbench while you were editing it',
+      // In plain words: no field name, the time in local time.
+      description: `This workbench was changed by Stella (stella@example.org) on ${formatDateTime('2026-11-26T16:24:54.013Z')} (it is now at version 2).`,
       refreshPrompt: true, unexpected: true,
     },
   },
   {
-    name: 'workbench update 409 for a name already used: no refresh, not unexpected',
-    failure: { endpoint: 'updateWorkbench', status: 409, detail: 'name: you already belong to a workbench named "Renal"; choose another name.' },
-    expected: {
-      type: 'error', message: 'Error! Unable to submit edits.', description: 'name: you already belong to a workbench named "Renal"; choose another name.',
-      refreshPrompt: false, unexpected: false,
-    },
+    name: 'workbench update 409 for a name already used: no toast (the wizard marks the name)',
+    failure: { endpoint: 'updateWorkbench', status: 409, detail: 'name: you already have a workbench called "Renal"; choose another name.' },
+    expected: { type: 'error', message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
   },
   {
     name: 'workbench update 418',
@@ -83,12 +83,22 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
     },
   },
   {
+    name: 'workbench create refused for a name already used: no toast (the wizard marks the name)',
+    failure: { endpoint: 'createWorkbench', status: 409, detail: 'name: you already have a workbench called "Diabetes".' },
+    expected: { type: 'error', message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
+  },
+  {
     name: 'workbench create refused',
-    failure: { endpoint: 'createWorkbench', status: 409, detail: 'name: you already belong to a workbench called "Diabetes".' },
+    failure: { endpoint: 'createWorkbench', status: 409, detail: 'A workbench can hold at most 20 cohorts.' },
     expected: {
-      type: 'error', message: 'Error! Unable to create workbench.', description: 'name: you already belong to a workbench called "Diabetes".',
+      type: 'error', message: 'Error! Unable to create workbench.', description: 'A workbench can hold at most 20 cohorts.',
       refreshPrompt: false, unexpected: false,
     },
+  },
+  {
+    name: "a workbench's notebooks after it was deleted: the page says so, no toast",
+    failure: { endpoint: 'listNotebooks', status: 404, detail: 'Workbench does not exist.' },
+    expected: { type: 'error', message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
   },
   {
     name: 'missing workbench, shown on the page',

@@ -1,4 +1,5 @@
 import type { RouteId } from '@hdp/contract';
+import { withLocalTimes } from '@/lib/dates/local-times';
 
 /** Client-side failures that have no HTTP status (from RTK Query's fetchBaseQuery). */
 export type ClientFailure = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
@@ -29,6 +30,17 @@ export interface CatalogueEntry {
   unexpected?: boolean;
   /** Lists, under the description, the parts the answer's `refused[]` names (a workbench 418). */
   listRefused?: boolean;
+  /** Rewords the server's detail for a person (drops the field it names, writes times in local time). */
+  inWords?: (detail: string) => string;
+}
+
+/** A refusal naming its field (`version: this workbench was changed …`) as a sentence, with local times. */
+export function detailInWords(detail: string): string {
+  const field = /^[a-z_.]+: /.exec(detail);
+  if (!field) return withLocalTimes(detail);
+  // Without its field, the refusal starts a sentence ("this workbench was changed …").
+  const sentence = withLocalTimes(detail.slice(field[0].length));
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
 const USER_OPERATIONS: readonly RouteId[] = ['getUser', 'disableUser', 'enableUser', 'resendInvitation', 'revokeInvitation'];
@@ -70,14 +82,14 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   // The invite dialog and the accept-invitation page show these answers beside the form, not as toasts.
   { endpoints: ['inviteUsers'], statuses: [400, 409], type: 'error' },
   { endpoints: ['inspectInvitation', 'acceptInvitation'], statuses: [400, 401, 404, 409], type: 'error' },
-  // A name already used is the user's to change, not a stale page: no refresh, nothing to report.
+  // A name already used is the user's to change, not a stale page: the wizard goes back to the name
+  // and marks it with the server's words (quoting the existing workbench's name); no toast.
+  { endpoints: ['updateWorkbench', 'createWorkbench'], statuses: [409], detailPrefix: 'name:', type: 'error' },
+  // Changed by someone else since the edit began: who and when in local time; the wizard keeps the
+  // user's edits to apply again after the refresh.
   {
-    endpoints: ['updateWorkbench'], statuses: [409], detailPrefix: 'name:', message: 'Error! Unable to submit edits.',
-    description: SERVER_DETAIL, type: 'error',
-  },
-  {
-    endpoints: ['updateWorkbench'], statuses: [409], message: 'Error! Unable to submit edits.',
-    description: SERVER_DETAIL, type: 'error', refreshPrompt: true, unexpected: true,
+    endpoints: ['updateWorkbench'], statuses: [409], message: 'Someone else changed this workbench while you were editing it',
+    description: SERVER_DETAIL, inWords: detailInWords, type: 'error', refreshPrompt: true, unexpected: true,
   },
   // The rest of the change was applied: a warning that says what was left out and what to do.
   {
@@ -91,6 +103,9 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   },
   // A missing workbench, or one the user is not a member of (the API says 404 for both): the page says so.
   { endpoints: ['getWorkbench'], statuses: [400, 404], type: 'error' },
+  // A workbench deleted (or the user taken out of it) while its page is open: the page asks for the
+  // workbench again and says it was deleted, by whom and when; the tab's own call needs no toast.
+  { endpoints: ['listNotebooks', 'listEnvironments', 'listWorkbenchZones'], statuses: [404], type: 'error' },
   { endpoints: ['deleteWorkbench'], statuses: '*', message: 'Error! Unable to delete workbench.', description: SERVER_DETAIL, type: 'error' },
   {
     endpoints: ['createNotebook'], statuses: '*', message: 'Notebook Creation Error.',
@@ -197,7 +212,7 @@ export function describeRefusal(refusal: { kind: string; reason: string }): stri
 export function presentError(failure: ApiFailure, catalogue: readonly CatalogueEntry[] = ERROR_CATALOGUE): ErrorPresentation {
   const entry = findCatalogueEntry(failure, catalogue);
   const description =
-    entry.description === SERVER_DETAIL ? failure.detail?.trim() || entry.fallbackDescription : entry.description;
+    entry.description === SERVER_DETAIL ? (failure.detail?.trim() && entry.inWords ? entry.inWords(failure.detail.trim()) : failure.detail?.trim()) || entry.fallbackDescription : entry.description;
   return {
     type: entry.type,
     message: entry.message,

@@ -12,7 +12,7 @@ export interface ListCohortsArgs {
   skip: number;
   limit: number;
   search?: string;
-  status?: CohortStatus;
+  status?: CohortStatus | 'AWAITING_REVIEW';
   tags?: string[];
   order_by?: CohortOrder;
 }

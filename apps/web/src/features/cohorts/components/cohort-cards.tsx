@@ -1,14 +1,15 @@
 import Link from 'next/link';
 import { Card, Flex } from 'antd';
 import type { Cohort } from '@hdp/contract';
+import { shownVersion } from '@/lib/cohorts/published-version';
 import { formatDate } from '@/lib/dates/format-date';
-import { versionAwaitingReview } from '../cohort-review';
 import { CohortStatusTag } from './cohort-status-tag';
 import { CohortTagList } from './cohort-tag-list';
 
 const MUTED = { color: '#5b6470' } as const;
 
 function CohortCard({ cohort }: { cohort: Cohort }) {
+  const shown = shownVersion(cohort);
   return (
     <Card size="small" style={{ height: '100%' }} styles={{ body: { display: 'flex', flexDirection: 'column', gap: 8, height: '100%' } }}>
       <Flex justify="space-between" align="start" gap={8}>
@@ -18,13 +19,13 @@ function CohortCard({ cohort }: { cohort: Cohort }) {
         <CohortStatusTag status={cohort.status} />
       </Flex>
       <p style={{ margin: 0 }}>
-        <span style={{ fontSize: 20, fontWeight: 600 }}>{cohort.person_count_display}</span> persons
-        <span style={MUTED}> · version {cohort.version}</span>
+        <span style={{ fontSize: 20, fontWeight: 600 }}>{shown.countDisplay}</span> persons
+        <span style={MUTED}> · version {shown.version}{shown.published ? ' (published)' : ''}</span>
       </p>
-      {cohort.person_count === null ? <p style={{ ...MUTED, margin: 0 }}>Below the suppression threshold: it cannot be published.</p> : null}
-      {versionAwaitingReview(cohort) !== null ? (
+      {!shown.published && cohort.person_count === null ? <p style={{ ...MUTED, margin: 0 }}>Below the suppression threshold: it cannot be published.</p> : null}
+      {shown.awaiting ? (
         <p style={{ ...MUTED, margin: 0 }}>
-          Version {cohort.version} awaits a data steward&apos;s review (version {cohort.published_version} is published).
+          Version {shown.awaiting.version} ({shown.awaiting.countDisplay} persons) awaits a data steward&apos;s review (version {shown.version} is published).
         </p>
       ) : null}
       {cohort.description ? (

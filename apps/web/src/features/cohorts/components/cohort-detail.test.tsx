@@ -92,7 +92,8 @@ describe('the cohort page', { timeout: 20_000 }, () => {
     expect(screen.getByText('Diabetes query (version 2)')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Data Explorer/ })).toBeNull();
     expect(screen.queryAllByRole('button')).toEqual([]);
-    expect(screen.queryByRole('region', { name: /Definition/ })).toBeNull();
+    // Criteria not kept with this version (made before they were): said so, rather than left out silently.
+    expect(screen.getByRole('region', { name: /Definition/ })).toHaveTextContent('The criteria of this version were not kept');
   });
 
   it('lets a data steward publish a draft after the checklist, naming the version reviewed', async () => {

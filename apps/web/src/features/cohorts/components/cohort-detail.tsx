@@ -107,7 +107,17 @@ export default function CohortDetail({ cohort }: { cohort: Cohort }) {
           <p style={{ margin: '0 0 8px', color: '#5b6470' }}>The criteria its persons were selected by, as the run that made it used them.</p>
           <CohortDefinition summary={shown.definition.summary} label="Criteria" />
         </section>
-      ) : null}
+      ) : (
+        <section aria-labelledby="cohort-definition-heading" style={PANEL}>
+          <h2 id="cohort-definition-heading" style={H2}>
+            Definition of version {cohort.version}
+          </h2>
+          <p style={{ margin: 0, color: '#5b6470' }}>
+            The criteria of this version were not kept: it was made before the platform recorded them. Its author or a data steward can re-run it to
+            make a version whose criteria are kept.
+          </p>
+        </section>
+      )}
 
       <section aria-labelledby="cohort-demographics-heading" style={PANEL}>
         <h2 id="cohort-demographics-heading" style={H2}>

@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { AppstoreOutlined, TableOutlined } from '@ant-design/icons';
 import { Flex, Input, Radio, Segmented, Select } from 'antd';
 import { DEFAULT_FILTER } from '@/config/constants';
-import type { CohortOrder } from '../api/list-cohorts';
+import { useListCohortsQuery, type CohortOrder } from '../api/list-cohorts';
 import { normaliseTags } from '../cohort-form';
-import type { CohortListState, CohortView } from '../hooks/cohort-list-params';
+import { AWAITING_REVIEW, type CohortListState, type CohortView } from '../hooks/cohort-list-params';
 import { ORDER_LABELS, STATUS_FILTER_ORDER, STATUS_LABELS } from '../labels';
 
 interface CohortFiltersProps {
@@ -24,6 +24,10 @@ export function CohortFilters({ state, tags, onChange, onView }: CohortFiltersPr
   useEffect(() => setSearchText(state.search), [state.search]);
   // Tags chosen through a shared link stay choosable even when no visible cohort carries them.
   const tagOptions = [...new Set([...tags, ...state.tags])].map((tag) => ({ value: tag, label: tag }));
+  // How many published cohorts have a newer version awaiting review (for a steward, every one; for
+  // an author, theirs): the filter says so before it is chosen.
+  const awaiting = useListCohortsQuery({ skip: 0, limit: 1, status: AWAITING_REVIEW });
+  const awaitingLabel = awaiting.data ? `Awaiting review (${awaiting.data.total.toLocaleString('en-GB')}${awaiting.data.total_capped ? '+' : ''})` : 'Awaiting review';
   return (
     <Flex vertical gap={12} style={{ marginBottom: 16 }}>
       <Flex gap={12} wrap align="center" justify="space-between">
@@ -37,6 +41,7 @@ export function CohortFilters({ state, tags, onChange, onView }: CohortFiltersPr
           options={[
             { value: DEFAULT_FILTER, label: DEFAULT_FILTER },
             ...STATUS_FILTER_ORDER.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
+            { value: AWAITING_REVIEW, label: awaitingLabel },
           ]}
         />
         <Segmented<CohortView>

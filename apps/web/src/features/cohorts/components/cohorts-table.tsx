@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { Table, type TableProps } from 'antd';
 import type { Cohort } from '@hdp/contract';
+import { shownVersion } from '@/lib/cohorts/published-version';
 import { formatDate } from '@/lib/dates/format-date';
 import type { CohortOrder } from '../api/list-cohorts';
 import { DEFAULT_COHORT_ORDER } from '../hooks/cohort-list-params';
@@ -31,12 +32,39 @@ export function CohortsTable({ cohorts, loading, orderBy, onSort, emptyText }: C
       key: 'name', title: 'Name', dataIndex: 'name', sorter: true, sortOrder: sortOrderOf(orderBy, 'name'),
       render: (name: string, cohort) => <Link href={`/cohorts/${cohort.id}`}>{name}</Link>,
     },
-    { key: 'status', title: 'Status', dataIndex: 'status', render: (status: Cohort['status']) => <CohortStatusTag status={status} /> },
     {
-      key: 'person_count', title: 'Persons', dataIndex: 'person_count_display', align: 'right', sorter: true,
-      sortOrder: sortOrderOf(orderBy, 'person_count'),
+      key: 'status', title: 'Status', dataIndex: 'status',
+      render: (status: Cohort['status'], cohort) => {
+        const awaiting = shownVersion(cohort).awaiting;
+        return (
+          <>
+            <CohortStatusTag status={status} />
+            {awaiting ? <div style={{ color: '#5b6470', fontSize: 13 }}>Version {awaiting.version} awaits review</div> : null}
+          </>
+        );
+      },
     },
-    { key: 'version', title: 'Version', dataIndex: 'version', align: 'right' },
+    {
+      // A published cohort's persons are its published version's (what researchers see and workbenches release).
+      key: 'person_count', title: 'Persons', align: 'right', sorter: true,
+      sortOrder: sortOrderOf(orderBy, 'person_count'),
+      render: (_value, cohort) => {
+        const shown = shownVersion(cohort);
+        return (
+          <>
+            {shown.countDisplay}
+            {shown.awaiting ? <div style={{ color: '#5b6470', fontSize: 13 }}>v{shown.awaiting.version}: {shown.awaiting.countDisplay}</div> : null}
+          </>
+        );
+      },
+    },
+    {
+      key: 'version', title: 'Version', align: 'right',
+      render: (_value, cohort) => {
+        const shown = shownVersion(cohort);
+        return shown.published ? `${shown.version} (published)` : shown.version;
+      },
+    },
     { key: 'tags', title: 'Tags', dataIndex: 'tags', render: (tags: string[], cohort) => <CohortTagList tags={tags} label={`Tags of ${cohort.name}`} /> },
     { key: 'author', title: 'Author', dataIndex: ['author', 'email'], render: (email: string | null) => email ?? '–' },
     {

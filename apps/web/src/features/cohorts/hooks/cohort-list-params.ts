@@ -6,6 +6,11 @@ import { ORDER_LABELS } from '../labels';
 
 type All = typeof DEFAULT_FILTER;
 
+/** The filter of published cohorts whose newest version awaits a data steward's review. */
+export const AWAITING_REVIEW = 'AWAITING_REVIEW';
+type StatusFilter = CohortStatus | typeof AWAITING_REVIEW;
+const STATUS_FILTERS: readonly string[] = [...COHORT_STATUSES, AWAITING_REVIEW];
+
 /** Cards or a table. */
 export type CohortView = 'cards' | 'table';
 
@@ -13,7 +18,7 @@ export type CohortView = 'cards' | 'table';
 export interface CohortListState {
   page: number;
   search: string;
-  status: CohortStatus | All;
+  status: StatusFilter | All;
   tags: string[];
   orderBy: CohortOrder;
   view: CohortView;
@@ -49,7 +54,7 @@ export function parseCohortListQuery(query: UrlQuery): CohortListState {
   return {
     page: Number.isInteger(page) && page >= 1 ? page : INITIAL_COHORT_LIST_STATE.page,
     search: first(query.search)?.trim() ?? '',
-    status: (COHORT_STATUSES as readonly string[]).includes(status ?? '') ? (status as CohortStatus) : DEFAULT_FILTER,
+    status: STATUS_FILTERS.includes(status ?? '') ? (status as StatusFilter) : DEFAULT_FILTER,
     tags: normaliseTags(rawTags).filter((tag) => tag.length <= COHORT_TAG_MAX_LENGTH),
     orderBy: isOrder(order) ? order : DEFAULT_COHORT_ORDER,
     view: first(query.view) === 'table' ? 'table' : 'cards',

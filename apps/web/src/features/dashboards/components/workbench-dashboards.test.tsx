@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setNotifier, type Toast } from '@/lib/errors/notifier';
 import { fakeApi, renderWithStore } from '@/test-support/render';
 import type { VizzlyIdentity } from './vizzly-dashboard';
-import { HOW_TO_ENABLE, WorkbenchDashboards } from './workbench-dashboards';
+import { HOW_TO_ENABLE, NOT_AVAILABLE, WorkbenchDashboards } from './workbench-dashboards';
 
 const WORKBENCH = '3f1d3c1e-8d2a-4c55-9a39-6a3c0d1b2e7f';
 const TOKENS = {
@@ -30,11 +30,20 @@ afterEach(() => {
 });
 
 describe('the Dashboards tab', () => {
-  it('says how to enable dashboards when the service is not configured, without a toast', async () => {
+  it('tells a researcher dashboards are not available, without setting names', async () => {
+    fakeApi(() => ({ status: 503, body: { detail: 'Dashboards are not configured on this platform.' } }));
+    renderWithStore(<WorkbenchDashboards workbenchId={WORKBENCH} />);
+    expect(await screen.findByText('Dashboards are not enabled on this platform')).toBeInTheDocument();
+    expect(screen.getByText(NOT_AVAILABLE)).toBeInTheDocument();
+    expect(screen.queryByText(/VIZZLY_/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/The server says/)).not.toBeInTheDocument();
+  });
+
+  it('tells an administrator how to enable dashboards when the service is not configured, without a toast', async () => {
     const toasts: Toast[] = [];
     setNotifier({ show: (toast) => toasts.push(toast) });
     const calls = fakeApi(() => ({ status: 503, body: { detail: 'Dashboards are not configured on this platform.' } }));
-    renderWithStore(<WorkbenchDashboards workbenchId={WORKBENCH} />);
+    renderWithStore(<WorkbenchDashboards workbenchId={WORKBENCH} administrator />);
     expect(await screen.findByText('Dashboards are not enabled on this platform')).toBeInTheDocument();
     expect(screen.getByText(HOW_TO_ENABLE)).toBeInTheDocument();
     expect(screen.getByText('The server says: Dashboards are not configured on this platform.')).toBeInTheDocument();

@@ -12,7 +12,10 @@ const VizzlyDashboard = dynamic(() => import('./vizzly-dashboard'), {
   loading: () => <LoadingStatus label="Loading dashboards" padding={48} />,
 });
 
-/** Shown when the API answers 503: what an administrator sets to turn dashboards on. */
+/** What everyone else is told when dashboards are not set up: no setting names, which only an administrator can act on. */
+export const NOT_AVAILABLE = 'Dashboards are not available on this platform yet. Ask your administrator if you need them.';
+
+/** Shown to administrators when the API answers 503: what they set to turn dashboards on. */
 export const HOW_TO_ENABLE =
   'An administrator enables dashboards by registering the platform with Vizzly and setting VIZZLY_PRIVATE_KEY, VIZZLY_PROJECT_ID and VIZZLY_DATA_SET_IDS on the API (see docs/configuration.md).';
 
@@ -28,7 +31,7 @@ type TabState =
  * for fresh tokens of this workbench each time Vizzly needs them. The first answer decides what
  * the tab shows: the dashboards, how to enable them (503), or that the workbench is not there (404).
  */
-export function WorkbenchDashboards({ workbenchId }: { workbenchId: string }) {
+export function WorkbenchDashboards({ workbenchId, administrator = false }: { workbenchId: string; administrator?: boolean }) {
   const [fetchTokens] = useLazyGetVisualisationTokenQuery();
   const [state, setState] = useState<TabState>({ kind: 'checking' });
 
@@ -70,10 +73,14 @@ export function WorkbenchDashboards({ workbenchId }: { workbenchId: string }) {
           showIcon
           title="Dashboards are not enabled on this platform"
           description={
-            <>
-              <p>{HOW_TO_ENABLE}</p>
-              {state.detail && <p>The server says: {state.detail}</p>}
-            </>
+            administrator ? (
+              <>
+                <p>{HOW_TO_ENABLE}</p>
+                {state.detail && state.detail !== HOW_TO_ENABLE ? <p>The server says: {state.detail}</p> : null}
+              </>
+            ) : (
+              <p>{NOT_AVAILABLE}</p>
+            )
           }
         />
       );

@@ -1,8 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import Link from 'next/link';
 import { Alert } from 'antd';
-import type { Me } from '@hdp/contract';
+import type { Cohort, Me } from '@hdp/contract';
 import { can } from '@hdp/contract/permissions';
+import { awaitingText, shownVersion } from '@/lib/cohorts/published-version';
 import { formatDate } from '@/lib/dates/format-date';
 import { LoadingStatus } from '@/components/loading-status';
 import type { PageQueries } from '@/lib/api/server-queries';
@@ -19,12 +20,16 @@ export const RECENT_COUNT = 5;
 export const recentQueriesArgs = (me: Me) => ({ skip: 0, limit: RECENT_COUNT, created_by: me.id, order_by: '-updated_at' }) as const;
 export const RECENT_COHORTS_ARGS = { skip: 0, limit: RECENT_COUNT, order_by: '-updated_at' } as const;
 export const RECENT_WORKBENCHES_ARGS = { skip: 0, limit: RECENT_COUNT } as const;
+/** A data steward's queue: published cohorts whose newest version awaits review, oldest change first. */
+export const AWAITING_REVIEW_ARGS = { skip: 0, limit: RECENT_COUNT, status: 'AWAITING_REVIEW', order_by: 'updated_at' } as const;
+const reviews = (me: Me) => can(me, 'cohorts:publish');
 
 /** The home page's calls, for the web server to render the page with their answers (the same the hooks below make). */
 export const homeInitialQueries: PageQueries = ({ me }) => [
   ...(can(me, 'dataExplorer:readDataset') ? [datasetApi.endpoints.getDataset.initiate()] : []),
   ...(can(me, 'queries:list') ? [queriesApi.endpoints.listQueries.initiate(recentQueriesArgs(me))] : []),
   ...(can(me, 'cohorts:list') ? [listCohortsApi.endpoints.listCohorts.initiate(RECENT_COHORTS_ARGS)] : []),
+  ...(reviews(me) ? [listCohortsApi.endpoints.listCohorts.initiate(AWAITING_REVIEW_ARGS)] : []),
   ...(can(me, 'workbenches:list') ? [listWorkbenchesApi.endpoints.listWorkbenches.initiate(RECENT_WORKBENCHES_ARGS)] : []),
 ];
 
@@ -38,10 +43,11 @@ export function useHomeDataSettled(me: Me): boolean {
   const queries = useListQueriesQuery(recentQueriesArgs(me), { skip: !can(me, 'queries:list') });
   const cohorts = useListCohortsQuery(RECENT_COHORTS_ARGS, { skip: !can(me, 'cohorts:list') });
   const workbenches = useListWorkbenchesQuery(RECENT_WORKBENCHES_ARGS, { skip: !can(me, 'workbenches:list') });
+  const awaiting = useListCohortsQuery(AWAITING_REVIEW_ARGS, { skip: !reviews(me) });
   // Once shown, the panels stay: a panel's own later loading (a retry of a failed call, which its
   // mounting starts) must not take the page back to the spinner.
   const [settled, setSettled] = useState(false);
-  if (!settled && [dataset, queries, cohorts, workbenches].every((call) => !call.isLoading)) setSettled(true);
+  if (!settled && [dataset, queries, cohorts, workbenches, awaiting].every((call) => !call.isLoading)) setSettled(true);
   return settled;
 }
 
@@ -112,6 +118,17 @@ function RecentQueries({ me }: { me: Me }) {
   );
 }
 
+/** "293 persons · Published (version 1) · version 3 awaits review": the count beside "Published" is the published version's. */
+function cohortDetail(cohort: Cohort): string {
+  const shown = shownVersion(cohort);
+  const status = `${cohort.status.charAt(0)}${cohort.status.slice(1).toLowerCase()}`;
+  return [
+    `${shown.countDisplay} persons`,
+    shown.published ? `${status} (version ${shown.version})` : status,
+    ...(shown.awaiting ? [`version ${shown.awaiting.version} (${shown.awaiting.countDisplay} persons) awaits review`] : []),
+  ].join(' · ');
+}
+
 function RecentCohorts() {
   const { data, isLoading, isError } = useListCohortsQuery(RECENT_COHORTS_ARGS);
   return (
@@ -121,7 +138,7 @@ function RecentCohorts() {
         id: c.id,
         href: `/cohorts/${c.id}`,
         name: c.name,
-        detail: `${c.person_count_display} persons · ${c.status.charAt(0)}${c.status.slice(1).toLowerCase()}`,
+        detail: cohortDetail(c),
       }))}
       isLoading={isLoading}
       isError={isError}
@@ -150,10 +167,35 @@ function RecentWorkbenches() {
   );
 }
 
+/** A data steward's review queue: how many cohort versions await their review, and the first few. */
+function AwaitingReview() {
+  const { data, isLoading, isError } = useListCohortsQuery(AWAITING_REVIEW_ARGS);
+  const total = data ? `${data.total.toLocaleString('en-GB')}${data.total_capped ? '+' : ''}` : '';
+  return (
+    <RecentList
+      title={data ? `Awaiting your review (${total})` : 'Awaiting your review'}
+      items={data?.cohorts.map((c) => {
+        const shown = shownVersion(c);
+        return {
+          id: c.id,
+          href: `/cohorts/${c.id}`,
+          name: c.name,
+          detail: shown.awaiting ? `${awaitingText(shown.awaiting)}; version ${shown.version} (${shown.countDisplay} persons) is published` : cohortDetail(c),
+        };
+      })}
+      isLoading={isLoading}
+      isError={isError}
+      empty="No cohort version awaits review."
+      all={{ href: '/cohorts?status=awaiting_review', label: 'All cohorts awaiting review' }}
+    />
+  );
+}
+
 /** The user's recent queries, cohorts and workbenches: each list only when their roles may read it. */
 export function RecentWork({ me }: { me: Me }) {
   return (
     <>
+      {reviews(me) ? <AwaitingReview /> : null}
       {can(me, 'queries:list') ? <RecentQueries me={me} /> : null}
       {can(me, 'cohorts:list') ? <RecentCohorts /> : null}
       {can(me, 'workbenches:list') ? <RecentWorkbenches /> : null}

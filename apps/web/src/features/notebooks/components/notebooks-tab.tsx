@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import dynamic from 'next/dynamic';
 import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Input, Popconfirm, Table, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import type { Notebook, Workbench } from '@hdp/contract';
+import { useAppDispatch } from '@/app/hooks';
+import { baseApi } from '@/lib/api/base-api';
 import { formatDate } from '@/lib/dates/format-date';
 import { showToast } from '@/lib/errors/notifier';
 import { useListEnvironmentsQuery } from '../api/compute-catalogue';
@@ -111,6 +113,13 @@ export default function NotebooksTab({ workbench }: { workbench: Pick<Workbench,
   const args = { workbenchId, skip: (page - 1) * NOTEBOOK_PAGE_SIZE, limit: NOTEBOOK_PAGE_SIZE, search: search || undefined, order_by: order };
   const list = useListNotebooksQuery(args, { pollingInterval: busy ? NOTEBOOK_POLL_MS : 0, skipPollingIfUnfocused: false });
   const notebooks = list.data?.notebooks;
+  const dispatch = useAppDispatch();
+  const gone = (list.error as { status?: unknown } | undefined)?.status === 404;
+  // The workbench itself is gone (deleted while open) or the user was taken out of it: the page asks
+  // for it again and says so, instead of this tab's error beside a workbench that still looks ready.
+  useEffect(() => {
+    if (gone) dispatch(baseApi.util.invalidateTags([{ type: 'Workbenches', id: workbenchId }]));
+  }, [gone, workbenchId, dispatch]);
   const nowBusy = notebooks?.some((notebook) => isTransitional(notebook.status)) ?? false;
   if (nowBusy !== busy) setBusy(nowBusy);
   const environments = useListEnvironmentsQuery(workbenchId);
@@ -221,7 +230,7 @@ export default function NotebooksTab({ workbench }: { workbench: Pick<Workbench,
         onChange={onChange}
         scroll={{ x: 'max-content' }}
         pagination={{ current: page, pageSize: NOTEBOOK_PAGE_SIZE, total: list.data?.total ?? 0, hideOnSinglePage: true, showSizeChanger: false }}
-        locale={{ emptyText: <span style={MUTED}>{search ? `No notebooks match “${search}”.` : 'No notebooks in this workbench yet.'}</span> }}
+        locale={{ emptyText: list.isError ? <span /> : <span style={MUTED}>{search ? `No notebooks match “${search}”.` : 'No notebooks in this workbench yet.'}</span> }}
       />
       {creating ? <CreateNotebookDialog open={creating} workbenchId={workbenchId} onClose={() => setCreating(false)} /> : null}
     </section>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import Head from 'next/head';
 import dynamic from 'next/dynamic';
-import { getProviders, signIn, useSession } from 'next-auth/react';
+import { signIn, useSession } from 'next-auth/react';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { BRAND } from '@/config/brand';
 import { formatDate } from '@/lib/dates/format-date';
@@ -11,6 +11,7 @@ import { SIGN_IN_PATH } from '@/lib/auth/sign-in-urls';
 import { detailOf } from '@/lib/errors/api-error-handler';
 import { useAcceptInvitationMutation, useInspectInvitationQuery } from '../api/invitations';
 import { EXTERNAL_SIGN_IN_KEY, forgetInvitationToken, takeInvitationToken } from '../invitation-token';
+import { useOrganisationSignIn } from '../hooks/use-organisation-sign-in';
 import { InvitationPlaceholder, PasswordFormPlaceholder } from './accept-invitation-placeholder';
 
 // Only a local account's invitation shows the form: its code loads once the link has a token,
@@ -18,28 +19,13 @@ import { InvitationPlaceholder, PasswordFormPlaceholder } from './accept-invitat
 const loadLocalPasswordForm = () => import('./local-password-form');
 const LocalPasswordForm = dynamic(loadLocalPasswordForm, { ssr: false, loading: () => <PasswordFormPlaceholder /> });
 
-export const OIDC_PROVIDER_ID = 'oidc';
+export { OIDC_PROVIDER_ID } from '../hooks/use-organisation-sign-in';
+import { OIDC_PROVIDER_ID } from '../hooks/use-organisation-sign-in';
 export const INCOMPLETE_LINK = 'This invitation link is incomplete. Open the link from your e-mail again.';
 export const NO_ORGANISATION_SIGN_IN =
   "Sign-in with your organisation is not set up on this platform yet, so this invitation cannot be accepted now. Ask the administrator who invited you to set it up, or to invite you again with a password of your own.";
 
 /** Whether the identity provider of external invitations is configured; undefined while asking. */
-function useOrganisationSignIn(needed: boolean): boolean | undefined {
-  const [available, setAvailable] = useState<boolean | undefined>(undefined);
-  useEffect(() => {
-    if (!needed) return;
-    let current = true;
-    getProviders()
-      .then((providers) => current && setAvailable(Boolean(providers?.[OIDC_PROVIDER_ID])))
-      // Unknown: let the person try; the provider's own page says what went wrong.
-      .catch(() => current && setAvailable(true));
-    return () => {
-      current = false;
-    };
-  }, [needed]);
-  return available;
-}
-
 function failureText(error: unknown, fallback: string): string {
   return detailOf((error as FetchBaseQueryError | undefined)?.data) ?? fallback;
 }

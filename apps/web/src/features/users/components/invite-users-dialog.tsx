@@ -6,6 +6,7 @@ import { detailOf } from '@/lib/errors/api-error-handler';
 import { useInviteUsersMutation } from '../api/invite-users';
 import { parseInvitees } from '../invitees';
 import { ROLE_LABELS, SOURCE_LABELS } from '../labels';
+import { useOrganisationSignIn } from '../hooks/use-organisation-sign-in';
 
 type Outcome = InviteUsersResponse['results'][number];
 
@@ -36,6 +37,8 @@ export default function InviteUsersDialog({ open, onClose }: { open: boolean; on
   const [invite, { isLoading }] = useInviteUsersMutation();
   const [results, setResults] = useState<Outcome[] | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
+  // An external-identity invitation cannot be accepted without sign-in with an organisation.
+  const organisationSignIn = useOrganisationSignIn(open);
   const addresses = Form.useWatch('addresses', form) ?? '';
   const parsed = useMemo(() => parseInvitees(addresses), [addresses]);
 
@@ -149,8 +152,20 @@ export default function InviteUsersDialog({ open, onClose }: { open: boolean; on
           >
             <Checkbox.Group role="group" aria-label="Roles" options={ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))} />
           </Form.Item>
-          <Form.Item name="userSource" label="Signs in with">
-            <Radio.Group options={USER_SOURCES.map((source) => ({ value: source, label: SOURCE_LABELS[source] }))} />
+          <Form.Item
+            name="userSource"
+            label="Signs in with"
+            extra={
+              organisationSignIn === false ? (
+                <span data-testid="no-organisation-sign-in">
+                  {SOURCE_LABELS.EXTERNAL} cannot be chosen: sign-in with an organisation is not set up on this platform (OIDC_ISSUER and OIDC_CLIENT_ID, see docs/configuration.md), so such an invitation could not be accepted.
+                </span>
+              ) : undefined
+            }
+          >
+            <Radio.Group
+              options={USER_SOURCES.map((source) => ({ value: source, label: SOURCE_LABELS[source], disabled: source === 'EXTERNAL' && organisationSignIn === false }))}
+            />
           </Form.Item>
         </Form>
       )}

@@ -22,4 +22,4 @@ export const listWorkbenchesApi = baseApi.injectEndpoints({
   }),
 });
 
-export const { useListWorkbenchesQuery } = listWorkbenchesApi;
+export const { useListWorkbenchesQuery, useLazyListWorkbenchesQuery } = listWorkbenchesApi;

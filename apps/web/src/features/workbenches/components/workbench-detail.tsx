@@ -1,4 +1,5 @@
 import dynamic from 'next/dynamic';
+import Link from 'next/link';
 import { Alert, Button, Flex, Progress, Table, Tabs, type TableProps } from 'antd';
 import { RecordFacts, type RecordFact } from '@/components/record-facts';
 import type { Workbench, WorkbenchCohort, WorkbenchDocument, WorkbenchMember, WorkbenchQuery } from '@hdp/contract';
@@ -12,6 +13,7 @@ import { isProvisioning } from '../provisioning';
 import { refusalsDismissed, selectRefusals } from '../refusals-slice';
 import { canManageWorkbench } from '../workbench-abilities';
 import { ReleaseStateTag } from './release-state-tag';
+import { UpdateCohortVersion } from './update-cohort-version';
 import { WorkbenchActions } from './workbench-actions';
 
 // Loaded when the tab is first opened: the list, its actions and the create dialog stay out of the page's first load.
@@ -50,7 +52,12 @@ function CohortProvisioning({ cohort }: { cohort: WorkbenchCohort }) {
           style={{ width: 160, margin: 0 }}
         />
       ) : null}
-      {cohort.state === 'FAILED' && cohort.error ? <span style={{ color: '#a8071a' }}>{cohort.error}</span> : null}
+      {cohort.state === 'FAILED' && cohort.error ? (
+        // A long reason wraps inside its cell rather than widening the table past the card.
+        <span style={{ color: '#a8071a', maxWidth: 420, whiteSpace: 'normal', overflowWrap: 'anywhere' }} data-testid="cohort-release-error">
+          {cohort.error}
+        </span>
+      ) : null}
     </Flex>
   );
 }
@@ -64,13 +71,35 @@ function MembersTable({ members }: { members: readonly WorkbenchMember[] }) {
   return <Table<WorkbenchMember> rowKey="id" size="small" columns={columns} dataSource={members as WorkbenchMember[]} pagination={false} />;
 }
 
-function CohortsTable({ cohorts, withRows }: { cohorts: readonly WorkbenchCohort[]; withRows: boolean }) {
+/**
+ * The released version, and a newer published one: whoever may edit the workbench moves to it in one
+ * action; otherwise (or when it cannot be released now) the cell says so.
+ */
+function CohortVersion({ cohort, workbench, canManage }: { cohort: WorkbenchCohort; workbench?: Workbench; canManage: boolean }) {
+  if (cohort.latest_version <= cohort.version) return <>{cohort.version}</>;
+  const newer = `Version ${cohort.latest_version}${cohort.latest_person_count_display ? ` (${cohort.latest_person_count_display} persons)` : ''} is published.`;
+  return (
+    <Flex vertical gap={4} align="start" style={{ maxWidth: 320, whiteSpace: 'normal' }}>
+      <span>{cohort.version}</span>
+      <span style={MUTED}>{newer}</span>
+      {!cohort.latest_releasable ? (
+        <span style={{ color: '#a8071a' }}>It cannot be released now: its data were reloaded since. A data steward can re-run the cohort and publish it.</span>
+      ) : canManage && workbench ? (
+        <UpdateCohortVersion workbench={workbench} cohort={cohort} />
+      ) : (
+        <span style={MUTED}>An owner of this workbench can update it.</span>
+      )}
+    </Flex>
+  );
+}
+
+function CohortsTable({ cohorts, withRows, workbench, canManage = false }: { cohorts: readonly WorkbenchCohort[]; withRows: boolean; workbench?: Workbench; canManage?: boolean }) {
   const columns: TableProps<WorkbenchCohort>['columns'] = [
-    { key: 'name', title: 'Cohort', dataIndex: 'name' },
+    { key: 'name', title: 'Cohort', dataIndex: 'name', render: (name: string, cohort) => <Link href={`/cohorts/${cohort.id}`}>{name}</Link> },
     { key: 'persons', title: 'Persons', dataIndex: 'person_count_display', align: 'right' },
     {
       key: 'version', title: 'Version',
-      render: (_value, cohort) => (cohort.latest_version > cohort.version ? `${cohort.version} (version ${cohort.latest_version} is out)` : cohort.version),
+      render: (_value, cohort) => <CohortVersion cohort={cohort} workbench={workbench} canManage={canManage} />,
     },
     { key: 'state', title: 'Provisioning', render: (_value, cohort) => <CohortProvisioning cohort={cohort} /> },
     { key: 'released', title: 'Released', dataIndex: 'released_at', render: (at: string) => formatDate(at) },
@@ -220,7 +249,7 @@ export default function WorkbenchDetail({ workbench }: { workbench: Workbench })
             countOf(workbench.documents.length, 'document', 'documents'),
           ].join(' · ')}
         </p>
-        <CohortsTable cohorts={workbench.cohorts} withRows={false} />
+        <CohortsTable cohorts={workbench.cohorts} withRows={false} workbench={workbench} canManage={canManageWorkbench(workbench, me)} />
       </section>
     </>
   );
@@ -255,7 +284,7 @@ export default function WorkbenchDetail({ workbench }: { workbench: Workbench })
                   <p style={{ ...MUTED, margin: '0 0 8px' }}>
                     Each cohort&apos;s records are written into the workbench as CSV files, one per table, with a data dictionary.
                   </p>
-                  <CohortsTable cohorts={workbench.cohorts} withRows />
+                  <CohortsTable cohorts={workbench.cohorts} withRows workbench={workbench} canManage={canManageWorkbench(workbench, me)} />
                   <h2 style={{ ...H2, marginTop: 24 }}>Saved queries</h2>
                   <QueriesTable queries={workbench.queries} />
                 </>
@@ -277,7 +306,7 @@ export default function WorkbenchDetail({ workbench }: { workbench: Workbench })
             { key: 'outputs', label: 'Outputs', children: <OutputsTab workbench={workbench} /> },
             {
               key: 'dashboards', label: 'Dashboards',
-              children: <WorkbenchDashboards workbenchId={workbench.id} />,
+              children: <WorkbenchDashboards workbenchId={workbench.id} administrator={me?.roles.includes('ADMIN') ?? false} />,
             },
           ]}
         />

@@ -6,7 +6,7 @@ import { skipToken } from '@reduxjs/toolkit/query';
 import { LoadingStatus } from '@/components/loading-status';
 import { useGetWorkbenchQuery } from '../api/get-workbench';
 import { isProvisioning, PROVISIONING_POLL_MS } from '../provisioning';
-import { isNotFound } from '../workbench-abilities';
+import { deletedDetail, isNotFound } from '../workbench-abilities';
 
 const loading = () => <LoadingStatus label="Loading the workbench" padding={48} />;
 // The overview, the tabs and the dialogs (antd Tabs, Table, Descriptions, Progress): a chunk of their
@@ -18,13 +18,16 @@ const WorkbenchUnavailable = dynamic(() => import('./workbench-not-found').then(
 /** One workbench, or why it cannot be shown. While any of its data is being provisioned it is asked for again every few seconds. */
 export function WorkbenchPage({ workbenchId }: { workbenchId: string }) {
   const [polling, setPolling] = useState(false);
-  const { data, error, isError } = useGetWorkbenchQuery(workbenchId || skipToken, { pollingInterval: polling ? PROVISIONING_POLL_MS : 0 });
+  // Asked again when the window regains focus: a member coming back learns at once that the
+  // workbench was deleted meanwhile (or its data moved on), rather than reading the old page.
+  const { data, error, isError } = useGetWorkbenchQuery(workbenchId || skipToken, { pollingInterval: polling ? PROVISIONING_POLL_MS : 0, refetchOnFocus: true });
   const provisioning = data ? data.cohorts.some((cohort) => isProvisioning(cohort.state)) : false;
   useEffect(() => setPolling(provisioning), [provisioning]);
 
   let body;
-  if (data) body = <WorkbenchDetail workbench={data} />;
-  else if (isNotFound(error)) body = <WorkbenchUnavailable reason="not-found" />;
+  // A 404 wins over the workbench shown before: it was deleted (or the user taken out of it) since.
+  if (isNotFound(error)) body = <WorkbenchUnavailable reason="not-found" deleted={deletedDetail(error)} />;
+  else if (data) body = <WorkbenchDetail workbench={data} />;
   else if (isError) body = <WorkbenchUnavailable reason="error" />;
   else {
     body = (

@@ -1,16 +1,19 @@
 import { useEffect, useState } from 'react';
-import { Input, Select } from 'antd';
+import { Button, Input, Select } from 'antd';
 import type { Me } from '@hdp/contract';
 import { WORKBENCH_LIMITS } from '@hdp/contract/workbench-rules';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { useListCohortsQuery } from '@/features/cohorts/api/list-cohorts';
 import { useListQueriesQuery } from '@/features/data-explorer/api/queries';
 import { useListDocumentsQuery } from '@/features/documents/api/list-documents';
+import { awaitingText, NOT_RELEASABLE_TEXT, shownVersion } from '@/lib/cohorts/published-version';
 import { formatSize } from '@/lib/files/document-size';
 import {
   cohortTagsLoaded,
   cohortToggled,
+  cohortVersionChosen,
   documentRemoved,
+  type PickedCohort,
   documentToggled,
   queryRemoved,
   queryToggled,
@@ -25,7 +28,50 @@ const SECTION = { marginBottom: 24 } as const;
 const H3 = { fontSize: 15, fontWeight: 600, margin: '0 0 8px' } as const;
 const atLimit = (count: number, max: number, what: string) => (count >= max ? `a workbench can hold at most ${max} ${what}` : undefined);
 
-/** Published cohorts, searchable by name and by tag; each shows its (suppressed) size. */
+/** A chosen cohort's line: the version it releases and its persons, and whether that is a change. */
+function chosenDetail(cohort: PickedCohort): string {
+  const version = cohort.version === undefined ? '' : `, version ${cohort.version}`;
+  const change =
+    cohort.releasedVersion !== undefined && cohort.version !== cohort.releasedVersion ? ` (replaces version ${cohort.releasedVersion} on save)` : '';
+  return `${cohort.personCountDisplay} persons${version}${change}`;
+}
+
+/**
+ * Released cohorts with a newer published version: "Update to version N" moves the pick to it (Save
+ * then replaces the released files), "Keep version N" undoes that. A newer version that cannot be
+ * released says why instead.
+ */
+function NewerVersions({ cohorts }: { cohorts: readonly PickedCohort[] }) {
+  const dispatch = useAppDispatch();
+  const withNewer = cohorts.filter((cohort) => cohort.newer && cohort.releasedVersion !== undefined);
+  if (withNewer.length === 0) return null;
+  return (
+    <ul aria-label="Newer published versions" style={{ listStyle: 'none', margin: '0 0 12px', padding: 0 }}>
+      {withNewer.map((cohort) => {
+        const newer = cohort.newer!;
+        const moving = cohort.version === newer.version;
+        return (
+          <li key={cohort.id} style={{ padding: '4px 0', display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 8 }}>
+            <span>
+              {moving
+                ? `${cohort.name}: version ${newer.version} (${newer.personCountDisplay} persons) will replace version ${cohort.releasedVersion} when you save.`
+                : `${cohort.name}: version ${newer.version} (${newer.personCountDisplay} persons) is published; this workbench has version ${cohort.releasedVersion}.`}
+            </span>
+            {newer.notReleasable ? (
+              <span style={{ color: '#a8071a' }}>Version {newer.version} cannot be released now: {newer.notReleasable}.</span>
+            ) : (
+              <Button size="small" type={moving ? 'default' : 'primary'} onClick={() => dispatch(cohortVersionChosen({ id: cohort.id, toNewer: !moving }))}>
+                {moving ? `Keep version ${cohort.releasedVersion}` : `Update to version ${newer.version}`}
+              </Button>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** Published cohorts, searchable by name and by tag; each shows the version a workbench releases (the published one) and its size. */
 function CohortPicker() {
   const dispatch = useAppDispatch();
   const { cohorts } = useAppSelector(selectWorkbenchWizard);
@@ -57,13 +103,14 @@ function CohortPicker() {
         items={cohorts.cohorts.map((cohort) => ({
           id: cohort.id,
           label: cohort.name,
-          detail: `${cohort.personCountDisplay} persons${cohort.version ? `, version ${cohort.version}` : ''}`,
+          detail: chosenDetail(cohort),
         }))}
         onRemove={(id) => {
           const cohort = cohorts.cohorts.find((item) => item.id === id)!;
           dispatch(cohortToggled({ cohort, picked: false }));
         }}
       />
+      <NewerVersions cohorts={cohorts.cohorts} />
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, marginBottom: 8 }}>
         <Input.Search
           aria-label="Search published cohorts"
@@ -95,16 +142,39 @@ function CohortPicker() {
         loading={isFetching}
         error={isError}
         emptyText={search || tags.length ? 'No published cohort matches.' : 'No cohort has been published yet.'}
-        items={(data?.cohorts ?? []).map((cohort) => ({
-          id: cohort.id,
-          label: cohort.name,
-          detail: `${cohort.person_count_display} persons · version ${cohort.version}${cohort.tags.length ? ` · ${cohort.tags.join(', ')}` : ''}`,
-          checked: picked.has(cohort.id),
-          disabledReason: full,
-        }))}
+        items={(data?.cohorts ?? []).map((cohort) => {
+          const shown = shownVersion(cohort);
+          return {
+            id: cohort.id,
+            label: cohort.name,
+            detail: (
+              <>
+                {`${shown.countDisplay} persons · version ${shown.version} (published)`}
+                {shown.awaiting ? ` · ${awaitingText(shown.awaiting)}` : ''}
+                {cohort.tags.length ? ` · ${cohort.tags.join(', ')}` : ''}
+                {shown.notReleasable ? (
+                  <span style={{ display: 'block', color: '#a8071a' }} data-testid="cohort-not-releasable">
+                    Cannot be released now. {NOT_RELEASABLE_TEXT}
+                  </span>
+                ) : null}
+              </>
+            ),
+            checked: picked.has(cohort.id),
+            disabledReason: picked.has(cohort.id) ? undefined : shown.notReleasable ? 'not releasable now' : full,
+          };
+        })}
         onToggle={(id, checked) => {
           const cohort = data!.cohorts.find((item) => item.id === id)!;
-          dispatch(cohortToggled({ cohort: { id, name: cohort.name, tags: cohort.tags, personCountDisplay: cohort.person_count_display }, picked: checked }));
+          const shown = shownVersion(cohort);
+          const pick: PickedCohort = {
+            id,
+            name: cohort.name,
+            tags: cohort.tags,
+            personCountDisplay: shown.countDisplay,
+            version: shown.version,
+            ...(shown.awaiting ? { awaitingVersion: shown.awaiting.version } : {}),
+          };
+          dispatch(cohortToggled({ cohort: pick, picked: checked }));
         }}
         page={page}
         pageSize={PICKER_PAGE_SIZE}

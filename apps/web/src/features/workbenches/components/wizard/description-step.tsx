@@ -9,10 +9,10 @@ const HELP = { color: '#5b6470', fontSize: 13, margin: 0 } as const;
 const ERROR = { color: '#cf1322', fontSize: 13, margin: 0 } as const;
 
 /** The description step: the workbench's name and its research purpose, with a live count under the purpose. */
-export function DescriptionStep({ showProblems }: { showProblems: boolean }) {
+export function DescriptionStep({ showProblems, nameTaken = null, onNameChange }: { showProblems: boolean; nameTaken?: string | null; onNameChange?: () => void }) {
   const dispatch = useAppDispatch();
   const { name, purpose } = useAppSelector(selectWorkbenchWizard);
-  const nameError = showProblems ? nameProblem(name) : null;
+  const nameError = (showProblems ? nameProblem(name) : null) ?? nameTaken;
   const purposeError = showProblems ? purposeProblem(purpose) : null;
   return (
     <>
@@ -24,7 +24,10 @@ export function DescriptionStep({ showProblems }: { showProblems: boolean }) {
           id="workbench-name"
           value={name}
           maxLength={WORKBENCH_LIMITS.nameMaxLength}
-          onChange={(event) => dispatch(nameChanged(event.target.value))}
+          onChange={(event) => {
+            dispatch(nameChanged(event.target.value));
+            onNameChange?.();
+          }}
           status={nameError ? 'error' : undefined}
           aria-invalid={nameError ? true : undefined}
           aria-describedby="workbench-name-help"

@@ -53,7 +53,12 @@ export function ReviewStep({ titles, onGoTo }: { titles: readonly [string, strin
         <Items
           label="Cohorts to release"
           none="No cohorts."
-          items={draft.cohorts.cohorts.map((cohort) => `${cohort.name}: ${cohort.personCountDisplay} persons${cohort.version ? `, version ${cohort.version}` : ''}`)}
+          items={draft.cohorts.cohorts.map((cohort) => {
+            const version = cohort.version ? `, version ${cohort.version}` : '';
+            const change = cohort.releasedVersion !== undefined && cohort.version !== cohort.releasedVersion ? ` (replaces version ${cohort.releasedVersion})` : '';
+            const awaiting = cohort.awaitingVersion ? `; version ${cohort.awaitingVersion} awaits a data steward's review and is not released` : '';
+            return `${cohort.name}: ${cohort.personCountDisplay} persons${version}${change}${awaiting}`;
+          })}
         />
       </ReviewSection>
       <ReviewSection id="review-queries" title="Saved queries" step={DATA_STEP} stepTitle={titles[DATA_STEP]} onGoTo={onGoTo}>

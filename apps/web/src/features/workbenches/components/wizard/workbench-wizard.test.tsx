@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -36,6 +36,8 @@ function answering(submit: (call: RecordedCall) => Answer = () => ({ status: 201
       const found = [ME, COLLEAGUE].filter((person) => person.email.includes(search) || (person.name ?? '').toLowerCase().includes(search));
       return { body: { users: found.map(({ id, email, name }) => ({ id, email, name })), more: false } };
     }
+    // Step 1 asks for the user's workbenches of the same name before moving on.
+    if (call.method === 'GET' && call.path === '/api/v1/workbenches/') return { body: { workbenches: [], total: 0, total_capped: false } };
     if (call.path.startsWith('/api/v1/workbenches/')) return submit(call);
     return { status: 404, body: { detail: 'not here' } };
   });
@@ -63,7 +65,11 @@ function renderWizard(store = makeStore(), workbench?: Workbench) {
 }
 
 const stepHeading = () => screen.getByRole('heading', { level: 2, name: /^Step / });
-const next = () => userEvent.click(screen.getByRole('button', { name: 'Next' }));
+const next = async () => {
+  await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+  // Leaving Description first asks whether the name is taken.
+  await act(() => new Promise((resolve) => setTimeout(resolve, 30)));
+};
 
 async function fillDescription() {
   await userEvent.click(screen.getByLabelText('Name'));
@@ -144,7 +150,7 @@ describe('the workbench wizard', { timeout: 60_000 }, () => {
 
     expect(stepHeading()).toHaveTextContent('Step 4 of 4: Review');
     expect(screen.getByTestId('review-name')).toHaveTextContent('Diabetes and kidneys');
-    expect(within(screen.getByRole('list', { name: 'Cohorts to release' })).getByText('Women with type 2 diabetes: 273 persons')).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Cohorts to release' })).getByText('Women with type 2 diabetes: 273 persons, version 1')).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Members and roles' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
       `${ME.name} (${ME.email}): Owner`,
       `${COLLEAGUE.name} (${COLLEAGUE.email}): Reader`,
@@ -157,7 +163,7 @@ describe('the workbench wizard', { timeout: 60_000 }, () => {
     expect(post.body).toEqual({
       name: 'Diabetes and kidneys',
       purpose: PURPOSE,
-      cohorts: [{ id: cohort.id }],
+      cohorts: [{ id: cohort.id, version: 1 }],
       queries: [],
       documents: [document.id],
       users: [
@@ -185,20 +191,21 @@ describe('the workbench wizard', { timeout: 60_000 }, () => {
     const put = calls.find((call) => call.method === 'PUT')!;
     expect(put.path).toBe(`/api/v1/workbenches/${workbench.id}/`);
     expect(put.body).toMatchObject({ version: 3, queries: [workbench.queries[0]!.id], cohorts: [{ id: workbench.cohorts[0]!.id, version: 1 }] });
-    expect(toasts[0]).toMatchObject({ type: 'error', title: 'Error! Unable to submit edits.', duration: 0 });
+    expect(toasts[0]).toMatchObject({ type: 'error', title: 'Someone else changed this workbench while you were editing it', duration: 0 });
     render(<>{toasts[0]!.description}</>);
     expect(screen.getByText(/stella@example.org changed this workbench/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Please refresh the page.' })).toBeInTheDocument();
     expect(router.push).not.toHaveBeenCalled();
-    // The refresh must load the new version, not bring the stale draft back.
-    expect(sessionStorage.length).toBe(0);
+    // The refresh must load the new version, not bring the stale draft back; the user's edits are kept apart.
+    expect(sessionStorage.getItem('hdp.workbench-wizard')).toBeNull();
+    expect(JSON.parse(sessionStorage.getItem('hdp.workbench-wizard.unsaved')!).workbenchId).toBe(workbench.id);
     // Marked unexpected: it goes to the console (and the error reporter).
     expect(logged).toHaveBeenCalledWith('Unexpected API error', expect.objectContaining({ endpoint: 'updateWorkbench', status: 409 }));
     logged.mockRestore();
   });
 
-  it('keeps the draft of an edit refused for a name already used, without asking for a refresh', async () => {
-    answering(() => ({ status: 409, body: { detail: 'name: you already belong to a workbench named "Renal"; choose another name.' } }));
+  it('takes an edit refused for a name already used back to the name, marked with the reason, keeping the draft', async () => {
+    answering(() => ({ status: 409, body: { detail: 'name: you already have a workbench called "renal"; choose another name.' } }));
     const workbench = aWorkbench();
     renderWizard(makeStore(), workbench);
     await userEvent.clear(screen.getByLabelText('Name'));
@@ -206,10 +213,11 @@ describe('the workbench wizard', { timeout: 60_000 }, () => {
     await userEvent.paste('Renal');
     for (let step = 0; step < 3; step++) await next();
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(toasts).toHaveLength(1));
-    expect(toasts[0]).toMatchObject({ type: 'error', title: 'Error! Unable to submit edits.', description: 'name: you already belong to a workbench named "Renal"; choose another name.' });
+    await waitFor(() => expect(stepHeading()).toHaveTextContent('Step 1 of 4: Description'));
+    expect(screen.getByText('You already have a workbench called "renal"; choose another name.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(toasts).toEqual([]);
     expect(JSON.parse(sessionStorage.getItem('hdp.workbench-wizard')!).draft.name).toBe('Renal');
-    expect(stepHeading()).toHaveTextContent('Step 4 of 4: Review');
   });
 
   it('answers a 418 with the warning listing what was refused, and opens the workbench showing the refused parts by name', async () => {

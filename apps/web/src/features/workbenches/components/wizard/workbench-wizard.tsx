@@ -1,14 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { useRouter } from 'next/router';
-import { Button, Flex, Steps } from 'antd';
+import { Alert, Button, Flex, Steps } from 'antd';
 import type { Me, Workbench, WorkbenchSubmittedWithErrors } from '@hdp/contract';
 import { useAppDispatch, useAppSelector, useAppStore } from '@/app/hooks';
 import { showToast } from '@/lib/errors/notifier';
 import { useCreateWorkbenchMutation } from '../../api/create-workbench';
+import { useLazyListWorkbenchesQuery } from '../../api/list-workbenches';
 import { useUpdateWorkbenchMutation } from '../../api/update-workbench';
 import { refusalsReceived, type RefusedPart } from '../../refusals-slice';
-import { creationStarted, draftRestored, editStarted, selectWorkbenchWizard, stepChanged, wizardReset, type WorkbenchWizardState } from '../../slice';
-import { clearDraft, loadDraft, saveDraft, type WizardTarget } from '../../wizard-storage';
+import { creationStarted, draftOf, draftRestored, editStarted, selectWorkbenchWizard, stepChanged, wizardReset, type WorkbenchWizardState } from '../../slice';
+import { clearDraft, forgetUnsavedEdits, keepUnsavedEdits, loadDraft, saveDraft, unsavedEdits, type WizardTarget } from '../../wizard-storage';
 import { DATA_STEP, DESCRIPTION_STEP, REVIEW_STEP, STEP_TITLES, stepProblems, toCreateBody, toUpdateBody, USERS_STEP } from '../../wizard-rules';
 import { DataStep } from './data-step';
 import { DescriptionStep } from './description-step';
@@ -37,6 +38,28 @@ const isSubmittedWithErrors = (error: unknown): error is { status: 418; data: Wo
   return failure?.status === 418 && typeof failure.data?.workbench?.id === 'string' && Array.isArray(failure.data.refused);
 };
 
+/** The API's refusal of a name already used (`name: you already have a workbench called "…"`), in words. */
+const nameTakenIn = (error: unknown): string | null => {
+  const failure = error as { status?: unknown; data?: { detail?: unknown } } | undefined;
+  const detail = failure?.data?.detail;
+  if (failure?.status !== 409 || typeof detail !== 'string' || !detail.startsWith('name:')) return null;
+  const sentence = detail.replace(/^name: /, '');
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+};
+
+/** What a kept, unsaved edit changed compared with the workbench as it is now. */
+function unsavedChanges(edits: WorkbenchWizardState, now: WorkbenchWizardState): string[] {
+  const ids = (items: readonly { id: string }[]) => items.map((item) => item.id).sort().join();
+  const changes: string[] = [];
+  if (edits.name.trim() !== now.name.trim()) changes.push(`the name “${edits.name.trim()}”`);
+  if (edits.purpose.trim() !== now.purpose.trim()) changes.push('the research purpose');
+  if (ids(edits.cohorts.cohorts) !== ids(now.cohorts.cohorts) || edits.cohorts.cohorts.some((c) => now.cohorts.cohorts.find((n) => n.id === c.id)?.version !== c.version)) changes.push('the cohorts');
+  if (ids(edits.queries) !== ids(now.queries)) changes.push('the saved queries');
+  if (ids(edits.documents) !== ids(now.documents)) changes.push('the documents');
+  if (edits.users.map((u) => `${u.id}:${u.role}`).sort().join() !== now.users.map((u) => `${u.id}:${u.role}`).sort().join()) changes.push('the members');
+  return changes;
+}
+
 /** A 409 other than a name already used (the detail names the field it refuses): the edit was based on an old version. */
 const isStale = (error: unknown): boolean => {
   const failure = error as { status?: unknown; data?: { detail?: unknown } } | undefined;
@@ -60,6 +83,9 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
   const [showProblems, setShowProblems] = useState(false);
   const [createWorkbench, creation] = useCreateWorkbenchMutation();
   const [updateWorkbench, update] = useUpdateWorkbenchMutation();
+  const [checkName] = useLazyListWorkbenchesQuery();
+  const [nameTaken, setNameTaken] = useState<string | null>(null);
+  const [unsaved, setUnsaved] = useState<WorkbenchWizardState | null>(null);
   const stepHeading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
 
@@ -74,6 +100,10 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
       if (workbench) dispatch(editStarted(workbench));
       else dispatch(creationStarted({ id: me.id, email: me.email, name: me.name }));
       setTarget(wanted);
+      // Edits refused because someone else saved first: offered again on the workbench as it is now.
+      const kept = workbench ? unsavedEdits(workbench.id) : null;
+      if (kept && workbench && unsavedChanges(kept, draftOf(workbench)).length > 0) setUnsaved(kept);
+      else forgetUnsavedEdits();
     }
     // The workbench refreshes while the wizard is open (polling, other tabs): only the first one counts.
   }, []);
@@ -99,10 +129,24 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
     setShowProblems(false);
     dispatch(stepChanged(next));
   };
-  const next = () => {
+  const next = async () => {
     if (problems.length > 0) {
       setShowProblems(true);
       return;
+    }
+    if (step === DESCRIPTION_STEP) {
+      // The name must differ (ignoring capitals) from the user's other workbenches': asked here, on
+      // the step that has the field, rather than refused at the end. The API checks again on save.
+      const name = draft.name.trim();
+      const found = await checkName({ skip: 0, limit: 20, search: name }).unwrap().catch(() => null);
+      const same = found?.workbenches.find(
+        (other) => other.my_role !== null && other.name.trim().toLowerCase() === name.toLowerCase() && other.id !== (target.mode === 'edit' ? target.workbenchId : undefined),
+      );
+      if (same) {
+        setNameTaken(`You already have a workbench called “${same.name}”. Choose another name.`);
+        return;
+      }
+      setNameTaken(null);
     }
     goTo(step + 1);
   };
@@ -129,9 +173,15 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
         // The rest was applied: the workbench shows what was left out (the toast says so too).
         dispatch(refusalsReceived({ workbenchId: error.data.workbench.id, refused: namedRefusals(error.data, current) }));
         finish(error.data.workbench.id);
+      } else if (nameTakenIn(error)) {
+        // The name is taken (a workbench made meanwhile): back to the name, marked with the reason.
+        setNameTaken(nameTakenIn(error));
+        goTo(DESCRIPTION_STEP);
       } else if (isStale(error) && target.mode === 'edit') {
         // Someone changed the workbench since this edit began: the refresh the toast asks for must
-        // load their version, not bring this stale draft back.
+        // load their version, not bring this stale draft back. The user's edits are kept apart, to
+        // be offered again on top of that version.
+        keepUnsavedEdits(target.workbenchId, current);
         clearDraft();
       }
       // Every other refusal is shown by the error catalogue; the draft stays for another try.
@@ -144,13 +194,47 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
   };
 
   let body;
-  if (step === DESCRIPTION_STEP) body = <DescriptionStep showProblems={showProblems} />;
+  if (step === DESCRIPTION_STEP) body = <DescriptionStep showProblems={showProblems} nameTaken={nameTaken} onNameChange={() => setNameTaken(null)} />;
   else if (step === DATA_STEP) body = <DataStep me={me} />;
   else if (step === USERS_STEP) body = <UsersStep me={me} showProblems={showProblems} problems={problems} />;
   else body = <ReviewStep titles={titles} onGoTo={goTo} />;
 
   return (
     <>
+      {unsaved && workbench ? (
+        <Alert
+          type="warning"
+          showIcon
+          role="status"
+          style={{ marginBottom: 16 }}
+          title="Your earlier edits were not saved"
+          description={`Someone else saved this workbench first, so the wizard now shows their version. Your edits changed ${unsavedChanges(unsaved, draftOf(workbench)).join(', ')}.`}
+          action={
+            <Flex vertical gap={8}>
+              <Button
+                size="small"
+                type="primary"
+                onClick={() => {
+                  dispatch(draftRestored({ ...unsaved, stepIndex: DESCRIPTION_STEP }));
+                  forgetUnsavedEdits();
+                  setUnsaved(null);
+                }}
+              >
+                Apply my edits again
+              </Button>
+              <Button
+                size="small"
+                onClick={() => {
+                  forgetUnsavedEdits();
+                  setUnsaved(null);
+                }}
+              >
+                Discard them
+              </Button>
+            </Flex>
+          }
+        />
+      ) : null}
       <Steps current={step} items={titles.map((title) => ({ title }))} style={{ marginBottom: 24 }} />
       <section aria-labelledby="wizard-step-heading">
         <h2 id="wizard-step-heading" ref={stepHeading} tabIndex={-1} style={{ fontSize: 18, fontWeight: 600, margin: '0 0 12px', outline: 'none' }}>
@@ -174,7 +258,7 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
             Back
           </Button>
           {step < REVIEW_STEP ? (
-            <Button type="primary" onClick={next}>
+            <Button type="primary" onClick={() => void next()}>
               Next
             </Button>
           ) : (
