@@ -126,6 +126,43 @@ describe('what the defence withholds is audited and shown to stewards', () => {
   });
 });
 
+describe('every released answer passes through the one path', () => {
+  /** Saves a query as `account` and runs it through the job queue; answers the finished execution. */
+  async function runSaved(account: number, query: QueryGroup) {
+    const token = guarded.tokens[account];
+    const saved = await guarded.app.request({ method: 'POST', url: '/api/v1/queries/', token, payload: { name: 'tracker', query } });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const queryId = saved.json().id as string;
+    const started = await guarded.app.request({ method: 'POST', url: `/api/v1/queries/${queryId}/executions/`, token });
+    for (let i = 0; i < 400; i++) {
+      const execution = (await guarded.app.request({ method: 'GET', url: `/api/v1/queries/${queryId}/executions/${started.json().id}/`, token })).json();
+      if (execution.status === 'SUCCEEDED' || execution.status === 'FAILED') return execution as { id: string; status: string; result: QueryResult };
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('the execution did not finish');
+  }
+
+  it('a saved query\'s run near an earlier answer is withheld, and no cohort can be made of its persons; a fresh one makes a cohort of the size shown', async () => {
+    const small = condition(198199);
+    const cover: QueryGroup = { rules: [bornFrom(1951)] };
+    const a = await runSaved(1, { combinator: 'or', rules: [small, cover] });
+    expect(a.status).toBe('SUCCEEDED');
+    expect(a.result.person_count).not.toBeNull();
+    const b = await runSaved(1, { rules: [cover, { not: true, rules: [small] }] });
+    expect(b.status).toBe('SUCCEEDED');
+    expect(b.result).toMatchObject({ person_count: null, person_count_display: 'withheld' });
+
+    const refused = await guarded.app.request({ method: 'POST', url: '/api/v1/cohorts/', token: guarded.tokens[1], payload: { name: 'B', description: '', tags: [], executionId: b.id } });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().detail).toMatch(/fewer than 20.*A cohort is not made from them/);
+    // The cohort of A's persons is the same persons as A's run: the same answer, from the ledger.
+    const made = await guarded.app.request({ method: 'POST', url: '/api/v1/cohorts/', token: guarded.tokens[1], payload: { name: 'A', description: '', tags: [], executionId: a.id } });
+    expect(made.statusCode, made.body).toBe(201);
+    const cohort = await guarded.app.request({ method: 'GET', url: `/api/v1/cohorts/${made.json().id}/`, token: guarded.tokens[1] });
+    expect(cohort.json().person_count).toBe(a.result.person_count);
+  });
+});
+
 /** Small sets: a rare condition, or a common one among persons born in a narrow span of years. */
 const smallSets = fc.oneof(
   fc.constantFrom(198199, 135526, 373087, 4066995).map(condition),

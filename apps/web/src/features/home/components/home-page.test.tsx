@@ -86,6 +86,39 @@ describe('the home page', () => {
     expect(calls.map((c) => c.path)).toEqual([]);
   });
 
+  it('shows a data steward the answers the tracker defence withheld; a researcher never asks for them', async () => {
+    const steward = meWith(['DATA_STEWARD']);
+    const withheld = {
+      seq: 41,
+      timestamp: '2026-11-26T10:00:00.000Z',
+      actor: { id: 'u1', email: 'mallory@example.org' },
+      event_type: 'DISCLOSURE_TRACKER_SUSPECTED',
+      resource: { type: 'explorer', id: 'unsaved query' },
+      outcome: 'DENIED',
+      message: 'mallory@example.org (explorer unsaved query) was withheld: its persons differ from those of an earlier answer (explorer unsaved query) by fewer than 20',
+      client_address: null,
+      user_agent: null,
+      request_id: null,
+      details: {},
+    };
+    const calls = serve(steward, (call) => (call.path === '/api/v1/data-explorer/withheld-answers/' ? { body: { entries: [withheld], total: 31 } } : undefined));
+    const { unmount } = renderHome(steward);
+    const panel = await screen.findByRole('region', { name: 'Withheld answers' });
+    expect(await within(panel).findByText('mallory@example.org')).toBeInTheDocument();
+    expect(within(panel).getByText(/31 answers withheld/)).toBeInTheDocument();
+    expect(within(panel).getByText(/by fewer than 20$/)).toBeInTheDocument();
+    expect(calls.find((c) => c.path === '/api/v1/data-explorer/withheld-answers/')!.query.get('limit')).toBe('5');
+    unmount();
+    vi.unstubAllGlobals();
+
+    const researcher = meWith(['RESEARCHER']);
+    const asked = serve(researcher);
+    renderHome(researcher);
+    await screen.findByRole('heading', { name: 'Welcome, Rosalind', level: 1 });
+    expect(screen.queryByRole('region', { name: 'Withheld answers' })).toBeNull();
+    expect(asked.map((c) => c.path)).not.toContain('/api/v1/data-explorer/withheld-answers/');
+  });
+
   it('says when no data is loaded yet, and when the dataset cannot be read', async () => {
     serve(meWith(['RESEARCHER']), (call) => (call.path === '/api/v1/data-explorer/dataset/' ? { body: { ...dataset, loaded: false, source: null, loaded_at: null, person_count: null, person_count_display: '0', domains: [] } } : undefined));
     const { unmount } = renderHome(meWith(['RESEARCHER']));

@@ -6,6 +6,7 @@ import { BRAND } from '@/config/brand';
 import { useCurrentUser } from '@/lib/auth/current-user';
 import { nextStepsFor } from '../next-steps';
 import { DatasetPanel } from './dataset-panel';
+import { WithheldAnswersPanel } from './withheld-answers-panel';
 import { PANEL, PANEL_TITLE } from './panel-style';
 import { RecentWork, useHomeDataSettled } from './recent-work';
 import { LoadingStatus } from '@/components/loading-status';
@@ -64,6 +65,7 @@ function Home({ me }: { me: Me }) {
           </div>
           <div className="hdp-home-column">
             <RecentWork me={me} />
+            {can(me, 'disclosure:reviewWithheld') ? <WithheldAnswersPanel /> : null}
           </div>
         </div>
       ) : (
