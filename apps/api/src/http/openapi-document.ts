@@ -24,9 +24,10 @@ const MULTIPART_FILE_BODY = {
   properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file' } },
 };
 
+/** A download: the file's bytes, with the content type the file has (a PDF, a CSV, ...). */
 const FILE_RESPONSE = {
-  description: 'The file, as an attachment',
-  content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+  description: 'The file, as an attachment with its own content type',
+  content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
 };
 
 const contractRoute = (operationId: unknown): RouteContract | undefined =>
@@ -77,7 +78,11 @@ function usedSchemas(users: unknown, schemas: Record<string, unknown>): Record<s
   while (pending.length > 0) {
     const found = new Set<string>();
     collectRefs(schemas[pending.pop()!], found);
-    for (const name of found) if (!used.has(name)) (used.add(name), pending.push(name));
+    for (const name of found) {
+      if (used.has(name)) continue;
+      used.add(name);
+      pending.push(name);
+    }
   }
   return Object.fromEntries(Object.keys(schemas).sort().filter((name) => used.has(name)).map((name) => [name, schemas[name]]));
 }
