@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { responseSerializerCompiler } from './http/response-serializer';
+import { OPENAPI_TRANSFORMS } from './http/openapi-document';
 import type { AppServices } from './app-services';
 import { registerErrorHandling } from './http/error-handler';
 import { clientErrorHandler, registerUnmatchedRoutes, routerErrorHandler } from './http/framework-errors';
@@ -69,7 +70,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
       servers: [{ url: config.publicUrl }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
-    transform: jsonSchemaTransform,
+    ...OPENAPI_TRANSFORMS,
   });
   await app.register(async (docs) => {
     docs.addHook('onRequest', (_request, reply, done) => {

@@ -12,11 +12,13 @@ export const ERROR_STATUSES = {
   404: 'No such thing, or it is not visible to you.',
   409: 'The current state does not allow this.',
   413: 'The body is larger than the limit.',
+  415: 'The body or the uploaded file is of a type this call does not accept; the detail says why.',
   418: 'The change was stored with errors; review it and submit again.',
   422: 'The request is well-formed but cannot be processed.',
   429: 'Too many attempts; retry after the time in Retry-After.',
   500: 'An unexpected server error; the request id in the logs tells more.',
   501: 'The route is part of the contract but not implemented yet.',
+  502: 'A service the call relies on (mail, a notebook server) failed; the detail says what to do.',
   503: 'A service the call needs is not configured or not reachable; the detail says which.',
 } as const;
 export type ErrorStatus = keyof typeof ERROR_STATUSES;

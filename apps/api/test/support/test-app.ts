@@ -10,6 +10,7 @@ import { openServices } from '../../src/services';
 import { createUser, ensureFirstAdmin } from '../../src/users/admin-creator';
 import type { UserRow } from '../../src/users/user-repository';
 import { createPostgresDatabase, testDbKind } from './test-database';
+import { responseConformance, type ResponseConformance } from './response-conformance';
 
 export const ADMIN_EMAIL = 'admin@example.org';
 export const TEST_PASSWORD = 'a-long-test-password';
@@ -20,7 +21,10 @@ export interface TestApp {
   services: AppServices;
   config: Config;
   admin: UserRow;
-  /** Sends a request, with `token` as the bearer when given. */
+  /**
+   * Sends a request, with `token` as the bearer when given. The answer must conform to the OpenAPI
+   * document (see response-conformance.ts); when it does not, this throws.
+   */
   request(options: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
   /** Signs in through the API and returns the token response. */
   signIn(email: string, password?: string): Promise<{ id_token: string; refresh_token: string }>;
@@ -30,6 +34,7 @@ export interface TestApp {
 }
 
 let counter = 0;
+let conformance: ResponseConformance | undefined;
 
 let template: Promise<Blob> | undefined;
 /** The migrated database every in-memory app starts from (made once per run by the global setup). */
@@ -64,8 +69,17 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const admin = shared ? shared.admin : (await ensureFirstAdmin(opened.services.db, config.admin))!.user;
   const app = await buildApp(opened.services);
 
-  const request: TestApp['request'] = ({ token, headers, ...options }) =>
-    app.inject({ ...options, headers: { ...headers, ...(token && { authorization: `Bearer ${token}` }) } });
+  // Every answer is checked against the OpenAPI document the app serves (the schema it declares
+  // for the operation and status), so each route a test calls is checked, the new ones included.
+  // The document is made from the contract alone (only its server URL follows the configuration),
+  // so it is generated and its validators compiled once per test process, not once per app.
+  const request: TestApp['request'] = async ({ token, headers, ...options }) => {
+    const response = await app.inject({ ...options, headers: { ...headers, ...(token && { authorization: `Bearer ${token}` }) } });
+    conformance ??= responseConformance(app.swagger());
+    const { method = 'GET', url = '/' } = response.raw.req;
+    conformance.check({ method, url, statusCode: response.statusCode, contentType: response.headers['content-type'] as string | undefined, body: response.body });
+    return response;
+  };
 
   const signInFrom = async (email: string, password: string, remoteAddress?: string) => {
     const response = await request({ method: 'POST', url: '/api/v1/auth/token/', payload: { email, password }, ...(remoteAddress && { remoteAddress }) });

@@ -124,7 +124,7 @@ export const QueryRule = z.looseObject({
   value: z.unknown().optional(),
   /** Concept rules only: false to match the listed concepts alone, not their descendants. */
   includeDescendants: z.boolean().optional(),
-});
+}).meta({ id: 'QueryRule' });
 export type QueryRule = z.infer<typeof QueryRule>;
 
 export interface QueryGroup {
@@ -146,7 +146,8 @@ export const QueryGroup: z.ZodType<QueryGroup> = z.lazy(() =>
     table: z.string().max(64).optional(),
     rules: z.array(z.union([QueryGroup, QueryRule])).max(LIMITS.queryMaxRules),
   }),
-) as z.ZodType<QueryGroup>;
+  // An id of its own: a recursive schema can only be referred to by name in the OpenAPI document.
+).meta({ id: 'QueryGroup' }) as z.ZodType<QueryGroup>;
 
 export const EMPTY_QUERY: QueryGroup = { combinator: 'and', rules: [] };
 
