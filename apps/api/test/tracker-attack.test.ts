@@ -151,6 +151,8 @@ describe('every released answer passes through the one path', () => {
     const b = await runSaved(1, { rules: [cover, { not: true, rules: [small] }] });
     expect(b.status).toBe('SUCCEEDED');
     expect(b.result).toMatchObject({ person_count: null, person_count_display: 'withheld' });
+    // Not even which categories have cells: that would tell something of the persons in between.
+    expect(b.result.breakdowns).toEqual({ sex: [], age_band: [], race: [], ethnicity: [], sex_by_age_band: [] });
 
     const refused = await guarded.app.request({ method: 'POST', url: '/api/v1/cohorts/', token: guarded.tokens[1], payload: { name: 'B', description: '', tags: [], executionId: b.id } });
     expect(refused.statusCode, refused.body).toBe(409);

@@ -1,10 +1,9 @@
 import { and, asc, between, eq, sql } from 'drizzle-orm';
-import type { QueryResult, ResultCell } from '@hdp/contract';
+import type { QueryResult } from '@hdp/contract';
 import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
 import type { Database, DbOrTx } from '../db/database';
 import { releasedAnswers } from '../db/schema';
 import { sketchDifference, type PersonSetSketch } from './person-set-sketch';
-import { SUPPRESSED_LABEL } from './suppression';
 
 /**
  * The tracker defence: no two released answers may differ by a small number of persons.
@@ -58,21 +57,16 @@ export const withheldReason = (threshold: number) =>
 /** Serialises decisions on one dataset, so two near answers asked at the same instant cannot both be fresh. */
 const lockDataset = (tx: DbOrTx, dataset: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`released_answers:${dataset}`}))`);
 
-/** The answer with every count hidden. */
+/**
+ * The answer with nothing in it but why: no count, and no breakdown cells either, since which
+ * categories have cells (a race present, an age band) would tell something of the difference.
+ */
 export function withheldResult(result: QueryResult): QueryResult {
-  const hide = (cell: ResultCell): ResultCell => ({ ...cell, count: null, display: SUPPRESSED_LABEL, suppressed: true });
-  const { breakdowns } = result;
   return {
     ...result,
     person_count: null,
     person_count_display: WITHHELD_LABEL,
-    breakdowns: {
-      sex: breakdowns.sex.map(hide),
-      age_band: breakdowns.age_band.map(hide),
-      race: breakdowns.race.map(hide),
-      ethnicity: breakdowns.ethnicity.map(hide),
-      sex_by_age_band: breakdowns.sex_by_age_band.map((row) => ({ ...row, cells: row.cells.map(hide) })),
-    },
+    breakdowns: { sex: [], age_band: [], race: [], ethnicity: [], sex_by_age_band: [] },
     withheld: withheldReason(result.suppression_threshold),
   };
 }

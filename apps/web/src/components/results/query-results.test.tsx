@@ -35,9 +35,13 @@ describe('QueryResults', () => {
 
   it('says why an answer is withheld (its persons within a few of an earlier answer\'s) in place of the suppression note', () => {
     const withheld = 'These persons differ from those of an earlier answer by fewer than 20; the counts are withheld, since comparing the two answers would show how many.';
-    render(<QueryResults result={{ ...aResult(), person_count: null, person_count_display: 'withheld', withheld }} />);
+    const empty = { sex: [], age_band: [], race: [], ethnicity: [], sex_by_age_band: [] };
+    render(<QueryResults result={{ ...aResult(), person_count: null, person_count_display: 'withheld', breakdowns: empty, withheld }} />);
     expect(screen.getByTestId('person-count')).toHaveTextContent('withheld');
     expect(screen.getByRole('note')).toHaveTextContent(withheld);
+    // No charts and no empty tables: the answer has nothing but why.
+    expect(screen.queryByTestId('charts')).toBeNull();
+    expect(screen.queryByRole('table')).toBeNull();
     expect(screen.queryByText(/A person count from 1 to 19/)).not.toBeInTheDocument();
   });
 

@@ -83,13 +83,17 @@ export function QueryResults({ result, showTiming = true }: { result: QueryResul
           Counts are perturbed by a small amount, the same every time for the same persons.
         </p>
       ) : null}
-      <ResultCharts result={result} />
-      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(220px, 1fr))', alignItems: 'start', gap: 16, marginTop: 16 }}>
-        <Breakdown title="Sex" cells={breakdowns.sex} />
-        <Breakdown title="Age band" cells={breakdowns.age_band} />
-        <Breakdown title="Race" cells={breakdowns.race} />
-        <Breakdown title="Ethnicity" cells={breakdowns.ethnicity} />
-      </div>
+      {result.withheld ? null : (
+        <>
+          <ResultCharts result={result} />
+          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(220px, 1fr))', alignItems: 'start', gap: 16, marginTop: 16 }}>
+            <Breakdown title="Sex" cells={breakdowns.sex} />
+            <Breakdown title="Age band" cells={breakdowns.age_band} />
+            <Breakdown title="Race" cells={breakdowns.race} />
+            <Breakdown title="Ethnicity" cells={breakdowns.ethnicity} />
+          </div>
+        </>
+      )}
     </div>
   );
 }
