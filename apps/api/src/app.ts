@@ -92,6 +92,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     mayUse: proxyGate(services),
     allowedOrigins: [new URL(config.publicUrl).origin],
     secureCookie: new URL(config.publicUrl).protocol === 'https:',
+    upstreamTimeoutMs: config.notebooks.upstreamTimeoutSeconds * 1000,
   });
   app.get('/api/v1/openapi.json', { config: { access: { public: true } }, schema: { hide: true } }, async () =>
     app.swagger(),

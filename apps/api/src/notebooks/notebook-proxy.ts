@@ -37,6 +37,8 @@ export interface NotebookProxyOptions {
   allowedOrigins: string[];
   /** Whether the cookie is sent over HTTPS only. */
   secureCookie: boolean;
+  /** How long Jupyter may take to answer a WebSocket handshake before the browser gets 504. */
+  upstreamTimeoutMs?: number;
 }
 
 /** The value of one cookie in a Cookie header. */
@@ -202,18 +204,30 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
   });
 
   const websockets = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 20_000;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const match = NOTEBOOK_PATH.exec(request.url ?? '');
+    // A browser that goes away mid-handshake makes the raw socket emit `error`; unheard, that
+    // would end the process.
+    socket.on('error', () => socket.destroy());
+    let answered = false;
+    // Answered at most once, whatever mix of refusals (upstream status, then its abort) arrives.
     const refuse = (status: number, text: string) => {
+      if (answered) return;
+      answered = true;
+      if (socket.destroyed || !socket.writable) return void socket.destroy();
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
+    const match = NOTEBOOK_PATH.exec(request.url ?? '');
     if (!match) return refuse(404, 'Not Found');
     const notebookId = match[1]!;
     const origin = request.headers.origin;
     // Cross-site WebSocket hijacking: a page elsewhere must not drive the kernel with the cookie.
     if (origin && !options.allowedOrigins.includes(origin)) return refuse(403, 'Forbidden');
     admit(notebookId, request.headers.cookie).then(
-      (upstream) => connectUpstream(request, socket, head, upstream, notebookId, refuse),
+      (upstream) => {
+        if (answered || socket.destroyed) return;
+        connectUpstream(request, socket, head, upstream, notebookId, refuse, () => answered);
+      },
       (error: unknown) => {
         const status = error instanceof ApiError ? error.statusCode : 500;
         refuse(status, status === 503 ? 'Service Unavailable' : status === 401 ? 'Unauthorized' : 'Internal Server Error');
@@ -224,6 +238,8 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
   /**
    * The Jupyter side is opened first and the browser's handshake completed only once it has
    * succeeded, so that a refusal upstream (an unknown kernel) reaches the browser as a refusal.
+   * Every way the upstream handshake can fail (a status other than 101, a reset, silence) ends in
+   * exactly one answer to the browser: `refuse` ignores all but the first.
    */
   function connectUpstream(
     request: IncomingMessage,
@@ -232,17 +248,43 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
     upstream: NotebookUpstream,
     notebookId: string,
     refuse: (status: number, text: string) => void,
+    answered: () => boolean,
   ): void {
     const server = new WebSocket(`ws+unix://${upstream.socketPath}:${request.url}`, {
       headers: { host: 'localhost', authorization: `token ${upstream.token}` },
       perMessageDeflate: false,
     });
+    const timer = setTimeout(() => {
+      refuse(504, 'Gateway Timeout');
+      server.terminate();
+    }, upstreamTimeoutMs);
+    const browserGone = () => {
+      clearTimeout(timer);
+      if (server.readyState !== WebSocket.OPEN) server.terminate();
+    };
+    socket.once('close', browserGone);
     server.once('unexpected-response', (_request, response) => {
-      refuse(response.statusCode ?? 502, response.statusMessage ?? 'Bad Gateway');
+      clearTimeout(timer);
+      // Jupyter's own refusal of the request (an unknown kernel: 404; 403) is passed on; its
+      // failures become the proxy's.
+      const status = response.statusCode ?? 502;
+      if (status >= 400 && status < 500) refuse(status, response.statusMessage || 'Refused');
+      else refuse(502, 'Bad Gateway');
+      response.resume();
       server.terminate();
     });
-    server.once('error', () => refuse(502, 'Bad Gateway'));
+    // Also heard after `unexpected-response` (terminate aborts the handshake): refuse is a no-op then.
+    server.on('error', () => {
+      clearTimeout(timer);
+      refuse(502, 'Bad Gateway');
+    });
     server.once('open', () => {
+      clearTimeout(timer);
+      socket.off('close', browserGone);
+      if (answered() || socket.destroyed) {
+        server.terminate();
+        return;
+      }
       server.removeAllListeners('error');
       websockets.handleUpgrade(request, socket, head, (client) => bridge(client, server, notebookId));
     });
