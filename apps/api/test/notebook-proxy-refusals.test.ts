@@ -31,8 +31,11 @@ const real: NotebookRuntimeSpec = {
   environment: 'python3-datascience',
   limits: { cpuLimit: 1, memoryLimitMb: 768, maxProcesses: 96 },
 };
-/** A RUNNING notebook whose "Jupyter" is the scripted server; its upgrade path names the failure. */
+/** A RUNNING notebook whose "Jupyter" is the scripted server; the kernel id names the failure. */
 const scriptedId = randomUUID();
+const FAIL_500 = '00000000-0000-4000-8000-000000000500';
+const RESET = '00000000-0000-4000-8000-00000000000e';
+const SILENT = '00000000-0000-4000-8000-000000000000';
 
 async function insertRunning(id: string) {
   await notebookRepository.insert(testApp.services.db, {
@@ -78,7 +81,7 @@ async function apiStillServes() {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'hdp-proxy-refusals-'));
-  testApp = await startTestApp({ DATA_DIR: dataDir, NOTEBOOK_UPSTREAM_TIMEOUT_SECONDS: '1' });
+  testApp = await startTestApp({ DATA_DIR: dataDir, NOTEBOOK_UPSTREAM_TIMEOUT_SECONDS: '3' });
   const workbench = await testApp.request({
     method: 'POST',
     url: '/api/v1/workbenches/',
@@ -95,8 +98,8 @@ beforeAll(async () => {
   failingSocket = path.join(dataDir, 'failing.sock');
   failing = http.createServer((_request, response) => response.end());
   failing.on('upgrade', (request, socket) => {
-    if (request.url?.includes('/fail-500/')) socket.end('HTTP/1.1 500 Internal Server Error\r\nContent-Length: 5\r\nConnection: close\r\n\r\noops!');
-    else if (request.url?.includes('/reset/')) socket.destroy();
+    if (request.url?.includes(`/${FAIL_500}/`)) socket.end('HTTP/1.1 500 Internal Server Error\r\nContent-Length: 5\r\nConnection: close\r\n\r\noops!');
+    else if (request.url?.includes(`/${RESET}/`)) socket.destroy();
     else heldOpen.push(socket); // silence
   });
   await new Promise<void>((resolve) => failing.listen(failingSocket, resolve));
@@ -139,21 +142,21 @@ describe('a kernel WebSocket that Jupyter refuses', () => {
 
   it('answers 502 when the server fails the handshake with a 500', async () => {
     const cookie = await sessionCookie(scriptedId);
-    expect(await handshake(scriptedId, 'fail-500/api/kernels/k/channels', cookie)).toBe(502);
+    expect(await handshake(scriptedId, `api/kernels/${FAIL_500}/channels`, cookie)).toBe(502);
     await new Promise((resolve) => setTimeout(resolve, 200));
     await apiStillServes();
   });
 
   it('answers 502 when the server resets the connection', async () => {
     const cookie = await sessionCookie(scriptedId);
-    expect(await handshake(scriptedId, 'reset/api/kernels/k/channels', cookie)).toBe(502);
+    expect(await handshake(scriptedId, `api/kernels/${RESET}/channels`, cookie)).toBe(502);
     await new Promise((resolve) => setTimeout(resolve, 200));
     await apiStillServes();
   });
 
   it('answers 504 when the server stays silent past the timeout', async () => {
     const cookie = await sessionCookie(scriptedId);
-    expect(await handshake(scriptedId, 'silent/api/kernels/k/channels', cookie)).toBe(504);
+    expect(await handshake(scriptedId, `api/kernels/${SILENT}/channels`, cookie)).toBe(504);
     await new Promise((resolve) => setTimeout(resolve, 200));
     await apiStillServes();
   });
@@ -165,7 +168,7 @@ describe('a kernel WebSocket that Jupyter refuses', () => {
     await new Promise<void>((resolve) => {
       const raw = net.connect(Number(port), '127.0.0.1', () => {
         raw.write(
-          `GET /jupyter/${scriptedId}/silent/api/kernels/k/channels HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          `GET /jupyter/${scriptedId}/api/kernels/${SILENT}/channels HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
             `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${Buffer.alloc(16, 1).toString('base64')}\r\nCookie: ${cookie}\r\n\r\n`,
         );
         setTimeout(() => {
@@ -175,7 +178,7 @@ describe('a kernel WebSocket that Jupyter refuses', () => {
       });
     });
     // Past the upstream timeout: the proxy's late refusal meets a socket that is gone.
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    await new Promise((resolve) => setTimeout(resolve, 3300));
     await apiStillServes();
   });
 });

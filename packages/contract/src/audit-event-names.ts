@@ -52,6 +52,12 @@ export const AUDIT_EVENT_TYPES = [
   'NOTEBOOK_DELETED',
   'NOTEBOOK_OPENED',
   'VISUALISATION_TOKEN_ISSUED',
+  // Safe outputs at the notebook proxy (docs/outputs.md)
+  'EGRESS_REFUSED',
+  'EGRESS_ALERT',
+  'EGRESS_HOLD_PLACED',
+  'EGRESS_HOLD_LIFTED',
+  'NOTEBOOK_ACCESS_REVOKED',
 ] as const;
 
 /** How an audited action ended. */

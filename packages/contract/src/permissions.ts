@@ -29,6 +29,8 @@ export const PERMISSIONS = {
   workbenches: { list: DATA_USERS, read: DATA_USERS, create: WORKBENCH_MAKERS, update: WORKBENCH_MAKERS, delete: DATA_USERS },
   notebooks: { list: DATA_USERS, create: DATA_USERS, start: DATA_USERS, stop: DATA_USERS, delete: DATA_USERS, open: DATA_USERS },
   visualisation: { issueToken: DATA_USERS },
+  /** Holds placed on a user's notebooks by the egress hard limit: only an administrator sees and lifts them. */
+  notebookHolds: { list: ADMINS, lift: ADMINS },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 
 export type Resource = keyof typeof PERMISSIONS;

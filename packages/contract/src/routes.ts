@@ -32,6 +32,7 @@ import {
   ZoneList,
 } from './schemas/workbenches';
 import { Notebook, NotebookCreate, NotebookList, NotebookListQuery, NotebookOpen } from './schemas/notebooks';
+import { NotebookHold, NotebookHoldList } from './schemas/notebook-holds';
 import { VisualisationTokens } from './schemas/visualisation';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -343,6 +344,18 @@ export const ROUTES = {
     method: 'POST', path: '/api/v1/workbenches/{workbenchId}/notebooks/{notebookId}/open/', tag: 'notebooks', beyondSpec: true,
     access: { permission: 'notebooks:open' }, summary: 'A single-use URL that opens a running notebook in a new tab (its creator only)', params: p(notebook),
     responses: { 200: NotebookOpen },
+  },
+
+  // Holds placed by the notebook egress hard limit (docs/outputs.md)
+  listNotebookHolds: {
+    method: 'GET', path: '/api/v1/notebook-holds/', tag: 'notebooks', beyondSpec: true,
+    access: { permission: 'notebookHolds:list' }, summary: 'Holds on users\' notebooks not yet lifted (the egress hard limit)',
+    responses: { 200: NotebookHoldList },
+  },
+  liftNotebookHold: {
+    method: 'POST', path: '/api/v1/notebook-holds/{holdId}/lift/', tag: 'notebooks', beyondSpec: true,
+    access: { permission: 'notebookHolds:lift' }, summary: 'Lift a hold: the user may start and open notebooks again', params: p({ holdId: Id }),
+    responses: { 200: NotebookHold },
   },
 } as const satisfies Record<string, RouteContract>;
 
