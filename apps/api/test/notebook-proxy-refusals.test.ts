@@ -36,6 +36,10 @@ const scriptedId = randomUUID();
 const FAIL_500 = '00000000-0000-4000-8000-000000000500';
 const RESET = '00000000-0000-4000-8000-00000000000e';
 const SILENT = '00000000-0000-4000-8000-000000000000';
+const SCRIPTED_TOKEN = 'scripted-token-5f2b8c1e9d7a4036b1c2d3e4f5a6b7c8';
+/** 256 KiB of page with multi-byte characters and a token in it, sent 600 times: 150 MiB and more. */
+const HTML_PART = Buffer.from(`<p>${'é'.repeat(32_000)}</p><a href="?token=${SCRIPTED_TOKEN}">x</a>`.padEnd(256 * 1024, ' '));
+const HTML_CHUNKS = 600;
 
 async function insertRunning(id: string) {
   await notebookRepository.insert(testApp.services.db, {
@@ -96,7 +100,24 @@ beforeAll(async () => {
   await driver.create(real);
 
   failingSocket = path.join(dataDir, 'failing.sock');
-  failing = http.createServer((_request, response) => response.end());
+  failing = http.createServer((request, response) => {
+    if (!request.url?.endsWith('/tree')) return void response.end();
+    // A page far larger than any Jupyter template, with the token written across chunk boundaries.
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    const chunk = HTML_PART;
+    let sent = 0;
+    const pump = () => {
+      while (sent < HTML_CHUNKS) {
+        sent += 1;
+        // Split the token across two writes once in a while.
+        const cut = sent % 7 === 0 ? chunk.length - 10 : chunk.length;
+        response.write(chunk.subarray(0, cut));
+        if (!response.write(chunk.subarray(cut))) return void response.once('drain', pump);
+      }
+      response.end();
+    };
+    pump();
+  });
   failing.on('upgrade', (request, socket) => {
     if (request.url?.includes(`/${FAIL_500}/`)) socket.end('HTTP/1.1 500 Internal Server Error\r\nContent-Length: 5\r\nConnection: close\r\n\r\noops!');
     else if (request.url?.includes(`/${RESET}/`)) socket.destroy();
@@ -105,7 +126,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => failing.listen(failingSocket, resolve));
   const upstream = driver.upstream.bind(driver);
   vi.spyOn(driver, 'upstream').mockImplementation((id) =>
-    id === scriptedId ? { socketPath: failingSocket, token: 'scripted', basePath: `/jupyter/${id}/` } : upstream(id),
+    id === scriptedId ? { socketPath: failingSocket, token: SCRIPTED_TOKEN, basePath: `/jupyter/${id}/` } : upstream(id),
   );
 
   await testApp.app.listen({ host: '127.0.0.1', port: 0 });
@@ -181,4 +202,31 @@ describe('a kernel WebSocket that Jupyter refuses', () => {
     await new Promise((resolve) => setTimeout(resolve, 3300));
     await apiStillServes();
   });
+});
+
+describe('a large HTML answer', () => {
+  it('is streamed with the token removed, the API\'s memory staying flat', async () => {
+    const cookie = await sessionCookie(scriptedId);
+    globalThis.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    const answer = await fetch(`${origin}/jupyter/${scriptedId}/tree`, { headers: { cookie } });
+    expect(answer.status).toBe(200);
+    let bytes = 0;
+    let tokens = 0;
+    let tail = '';
+    for await (const part of answer.body!) {
+      const text = tail + Buffer.from(part).toString('latin1');
+      if (text.includes(SCRIPTED_TOKEN)) tokens += 1;
+      tail = text.slice(-SCRIPTED_TOKEN.length);
+      bytes += part.byteLength;
+    }
+    clearInterval(sampler);
+    expect(tokens).toBe(0);
+    // Every byte but the tokens removed.
+    expect(bytes).toBe(HTML_CHUNKS * (HTML_PART.length - `?token=${SCRIPTED_TOKEN}`.length));
+    // 150 MiB went through; the process grew by far less (it held the whole page before).
+    expect(peak - before).toBeLessThan(80 * 1024 * 1024);
+  }, 60_000);
 });
