@@ -11,6 +11,8 @@ interface FetchPlan {
   proxyPort: number;
   /** A bare Node relay to the same socket (no checks, no rewriting): the floor of any Node proxy. */
   relayPort: number;
+  /** The same proxy without egress counting. */
+  uncountedPort: number;
   cookie: string;
   path: string;
   size: number;
@@ -35,16 +37,19 @@ const get = (options: http.RequestOptions) =>
 const direct: number[] = [];
 const proxied: number[] = [];
 const relayed: number[] = [];
+const uncountedTimes: number[] = [];
 for (let i = 0; i < plan.fetches + 20; i += 1) {
   const d = await get({ socketPath: plan.socketPath, path: plan.path, headers: { host: 'localhost', authorization: `token ${plan.token}` } });
   const p = await get({ host: '127.0.0.1', port: plan.proxyPort, path: plan.path, headers: { cookie: plan.cookie } });
   const r = await get({ host: '127.0.0.1', port: plan.relayPort, path: plan.path });
+  const u = await get({ host: '127.0.0.1', port: plan.uncountedPort, path: plan.path, headers: { cookie: plan.cookie } });
   // The first twenty warm every path up.
   if (i >= 20) {
     direct.push(d);
     proxied.push(p);
     relayed.push(r);
+    uncountedTimes.push(u);
   }
 }
 agent.destroy();
-process.stdout.write(JSON.stringify({ direct, proxied, relayed }));
+process.stdout.write(JSON.stringify({ direct, proxied, relayed, uncountedTimes }));

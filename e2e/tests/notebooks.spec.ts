@@ -103,6 +103,17 @@ test.describe('notebooks', () => {
     expect(printed).toMatch(/^files: 1$/m);
     expect(printed.match(/^persons: (\d+)$/m)?.[1], printed).toBe(String(persons));
     await editor.close();
+
+    // Jupyter's own Download on a released file: the platform's refusal page, not the file.
+    await jupyter.getByRole('link', { name: 'released' }).click();
+    await jupyter.locator('#notebook_list .item_link').filter({ hasText: 'cohorts' }).click();
+    await jupyter.locator('#notebook_list .item_link').filter({ hasText: /-v\d+/ }).first().click();
+    const fileRow = jupyter.locator('#notebook_list .list_item').filter({ hasText: 'person.csv.gz' });
+    await fileRow.locator('input[type=checkbox]').check();
+    const [refusal] = await Promise.all([context.waitForEvent('page'), jupyter.locator('#notebook_toolbar .download-button').click()]);
+    await expect(refusal.getByRole('heading', { name: 'This file stays in the workbench' })).toBeVisible({ timeout: 15_000 });
+    await expect(refusal.getByText(/release request/)).toBeVisible();
+    await refusal.close();
     await jupyter.close();
 
     // Stop: the tag follows to the stopped style, and Start is offered.

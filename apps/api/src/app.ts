@@ -18,6 +18,7 @@ import { registerContractRoutes } from './routes/contract-routes';
 import { registerHealthRoutes } from './routes/health/health-routes';
 import { registerWellKnownRoutes } from './routes/auth/well-known-routes';
 import { registerNotebookProxy } from './notebooks/notebook-proxy';
+import { auditEgressRefused, countEgress } from './notebooks/egress/egress-control';
 import { proxyGate } from './notebooks/notebook-commands';
 
 /** Request ids: a caller's own (from a proxy) when it looks sane, a fresh UUID otherwise. */
@@ -89,10 +90,16 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   await registerNotebookProxy(app, {
     sessions: notebooks.sessions,
     activity: notebooks.activity,
+    connections: notebooks.connections,
     upstream: (notebookId) => notebooks.driver.upstream(notebookId),
     mayUse: proxyGate(services),
     allowedOrigins: [new URL(config.publicUrl).origin],
     secureCookie: new URL(config.publicUrl).protocol === 'https:',
+    upstreamTimeoutMs: config.notebooks.upstreamTimeoutSeconds * 1000,
+    terminals: config.notebooks.terminals,
+    webUrl: config.webUrl,
+    onEgressRefused: auditEgressRefused(services),
+    ...(notebooks.egress && { onEgress: countEgress(notebooks.egress) }),
   });
   app.get('/api/v1/openapi.json', { config: { access: { public: true } }, schema: { hide: true } }, async () =>
     app.swagger(),

@@ -79,6 +79,10 @@ const EnvSchema = z.object({
   NOTEBOOK_IDLE_MINUTES: z.coerce.number().positive().max(7 * 24 * 60).default(30),
   NOTEBOOK_SOCKET_DIR: z.string().optional(),
   NOTEBOOK_START_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
+  NOTEBOOK_UPSTREAM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(20),
+  NOTEBOOK_TERMINALS: booleanFromEnv.default(false),
+  NOTEBOOK_EGRESS_SOFT_MB_PER_HOUR: z.coerce.number().positive().max(1_000_000).default(50),
+  NOTEBOOK_EGRESS_HARD_MB_PER_DAY: z.coerce.number().positive().max(1_000_000).default(500),
   VIZZLY_PRIVATE_KEY: z.string().optional(),
   VIZZLY_PROJECT_ID: z.string().max(200).optional(),
   VIZZLY_DATA_SET_IDS: z.string().optional(),
@@ -176,6 +180,12 @@ export interface Config {
     socketDir?: string;
     /** How long a notebook server gets to answer after it is launched. */
     startTimeoutSeconds: number;
+    /** How long Jupyter may take to answer a proxied WebSocket handshake. */
+    upstreamTimeoutSeconds: number;
+    /** Whether Jupyter's terminals are reachable through the proxy (off: a terminal is a pipe to the screen). */
+    terminals: boolean;
+    /** What may reach the browser from notebooks, per user, notebook and workbench (docs/outputs.md). */
+    egress: { softBytesPerHour: number; hardBytesPerDay: number };
   };
   /** The data visualisation service's token signing, when configured (else its route answers 503). */
   vizzly?: VizzlySettings;
@@ -274,6 +284,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleMinutes: e.NOTEBOOK_IDLE_MINUTES,
       socketDir: e.NOTEBOOK_SOCKET_DIR ? path.resolve(e.NOTEBOOK_SOCKET_DIR) : undefined,
       startTimeoutSeconds: e.NOTEBOOK_START_TIMEOUT_SECONDS,
+      upstreamTimeoutSeconds: e.NOTEBOOK_UPSTREAM_TIMEOUT_SECONDS,
+      terminals: e.NOTEBOOK_TERMINALS,
+      egress: {
+        softBytesPerHour: Math.round(e.NOTEBOOK_EGRESS_SOFT_MB_PER_HOUR * 1024 * 1024),
+        hardBytesPerDay: Math.round(e.NOTEBOOK_EGRESS_HARD_MB_PER_DAY * 1024 * 1024),
+      },
     },
     vizzly,
     outputs: outputSettingsFrom(e),

@@ -72,6 +72,12 @@ export const AUDIT_EVENT_TYPES = [
   'OUTPUT_FILE_VIEWED',
   // An answer withheld because its persons differ from an earlier answer's by fewer than the threshold (the tracker defence).
   'DISCLOSURE_TRACKER_SUSPECTED',
+  // Safe outputs at the notebook proxy (docs/outputs.md)
+  'EGRESS_REFUSED',
+  'EGRESS_ALERT',
+  'EGRESS_HOLD_PLACED',
+  'EGRESS_HOLD_LIFTED',
+  'NOTEBOOK_ACCESS_REVOKED',
 ] as const;
 
 /** How an audited action ended. */

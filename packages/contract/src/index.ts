@@ -18,3 +18,4 @@ export * from './notebook-lifecycle';
 export * from './schemas/visualisation';
 export * from './output-lifecycle';
 export * from './schemas/outputs';
+export * from './schemas/notebook-holds';

@@ -35,6 +35,8 @@ export const PERMISSIONS = {
   outputs: { read: DATA_USERS, create: DATA_USERS, review: OUTPUT_CHECKERS },
   // Answers the tracker defence withheld, with the earlier answers involved, for the stewards of the data (auditors read them in the audit log).
   disclosure: { reviewWithheld: STEWARDS },
+  /** Holds placed on a user's notebooks by the egress hard limit: only an administrator sees and lifts them. */
+  notebookHolds: { list: ADMINS, lift: ADMINS },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 
 export type Resource = keyof typeof PERMISSIONS;

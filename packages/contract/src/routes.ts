@@ -32,6 +32,7 @@ import {
   ZoneList,
 } from './schemas/workbenches';
 import { Notebook, NotebookCreate, NotebookList, NotebookListQuery, NotebookOpen } from './schemas/notebooks';
+import { NotebookHold, NotebookHoldList } from './schemas/notebook-holds';
 import { VisualisationTokens } from './schemas/visualisation';
 import {
   OutputCandidateList,
@@ -469,6 +470,18 @@ export const ROUTES = {
     method: 'GET', path: '/api/v1/release-requests/{requestId}/package/', tag: 'outputs', beyondSpec: true,
     access: { permission: 'outputs:read' }, summary: 'The released package (a zip of the output files and manifest.json): its author and the workbench OWNERs',
     params: p(releaseRequest), raw: 'file-response',
+  },
+
+  // Holds placed by the notebook egress hard limit (docs/outputs.md)
+  listNotebookHolds: {
+    method: 'GET', path: '/api/v1/notebook-holds/', tag: 'notebooks', beyondSpec: true,
+    access: { permission: 'notebookHolds:list' }, summary: 'Holds on users\' notebooks not yet lifted (the egress hard limit)',
+    responses: { 200: NotebookHoldList },
+  },
+  liftNotebookHold: {
+    method: 'POST', path: '/api/v1/notebook-holds/{holdId}/lift/', tag: 'notebooks', beyondSpec: true,
+    access: { permission: 'notebookHolds:lift' }, summary: 'Lift a hold: the user may start and open notebooks again', params: p({ holdId: Id }),
+    responses: { 200: NotebookHold },
   },
 } as const satisfies Record<string, RouteContract>;
 

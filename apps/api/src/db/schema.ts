@@ -612,3 +612,28 @@ export const releasedAnswers = pgTable(
   },
   (t) => [index('released_answers_dataset_count_idx').on(t.dataset, t.personCount)],
 );
+
+/**
+ * A user's notebooks held after more data reached their browser in a day than the hard limit
+ * allows (docs/outputs.md): while a hold is not lifted, they may not start or open a notebook, and
+ * the proxy refuses their sessions. Only an administrator lifts it.
+ */
+export const notebookEgressHolds = pgTable(
+  'notebook_egress_holds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** The notebook whose traffic crossed the limit, and its workbench (kept when they are deleted). */
+    notebookId: uuid('notebook_id').notNull(),
+    workbenchId: uuid('workbench_id').notNull(),
+    /** Bytes counted for the user in the day when the hold was placed, and the limit. */
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    limitBytes: bigint('limit_bytes', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+    liftedAt: timestamp('lifted_at', { withTimezone: true, mode: 'date' }),
+    liftedBy: uuid('lifted_by').references(() => users.id),
+  },
+  (t) => [index('notebook_egress_holds_user_idx').on(t.userId)],
+);

@@ -1,3 +1,4 @@
+import { endNotebookAccess } from '../notebooks/notebook-revocation';
 import { LIMITS, REFRESH_REFUSALS, type TokenResponse } from '@hdp/contract';
 import type { AppServices } from '../app-services';
 import { appendAuditEntry, recordAuditEvent, type AuditContext } from '../audit/audit-trail';
@@ -157,4 +158,6 @@ export async function signOut(services: AppServices, user: UserRow, context: Aud
       details: { refresh_tokens_revoked: revoked },
     });
   });
+  // Signing out ends the notebook sessions of every browser too (the notebooks keep running).
+  await endNotebookAccess(services, context, user, 'signed-out');
 }

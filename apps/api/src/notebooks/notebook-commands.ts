@@ -17,6 +17,8 @@ import { workbenchRepository } from '../workbenches/workbench-repository';
 import { notebookBasePath } from './notebook-proxy';
 import { notebookRepository, type NotebookRow, type NotebookView } from './notebook-repository';
 import type { NotebookSession } from './notebook-sessions';
+import { holdRepository, refuseWhileHeld } from './egress/egress-holds';
+import { userRepository } from '../users/user-repository';
 import { RuntimeRequestError, RuntimeUnavailableError, type NotebookRef, type NotebookRuntimeSpec } from './runtime/runtime-driver';
 
 export const NOTEBOOK_NOT_FOUND = 'Notebook does not exist.';
@@ -195,6 +197,7 @@ export async function changeNotebook(
   const { notebook, myRole } = await loadNotebook(services, actor, workbenchId, notebookId, context);
   await authorize(services, actor, notebook, myRole, step, context);
   if (step === 'start') {
+    await refuseWhileHeld(services, actor.id);
     try {
       services.notebooks.driver.validate(runtimeSpecOf(services, notebook));
     } catch (error) {
@@ -217,7 +220,10 @@ export async function changeNotebook(
       details: { workbench_id: workbenchId, from: current.status, owner_id: current.ownerId },
     });
   });
-  if (step !== 'start') services.notebooks.sessions.revokeNotebook(notebookId);
+  if (step !== 'start') {
+    services.notebooks.sessions.revokeNotebook(notebookId);
+    services.notebooks.connections.closeNotebook(notebookId, 'The notebook is stopping.');
+  }
   services.jobs.wake();
   return presentNotebook({ ...notebook, status: to, statusReason: null, updatedAt: new Date() }, actor, myRole);
 }
@@ -243,6 +249,7 @@ export async function stopIdleNotebook(services: AppServices, ref: NotebookRef, 
   });
   if (!moved) return;
   services.notebooks.sessions.revokeNotebook(ref.notebookId);
+  services.notebooks.connections.closeNotebook(ref.notebookId, 'The notebook stopped after its idle time.');
   services.jobs.wake();
 }
 
@@ -272,8 +279,9 @@ export async function listNotebooks(
 export async function openNotebook(services: AppServices, actor: UserRow, workbenchId: string, notebookId: string, context: AuditContext): Promise<NotebookOpen> {
   const { notebook, myRole } = await loadNotebook(services, actor, workbenchId, notebookId, context);
   await authorize(services, actor, notebook, myRole, 'open', context);
+  await refuseWhileHeld(services, actor.id);
   if (!notebookActionAllowed('open', notebook.status) || !services.notebooks.driver.upstream(notebookId)) throw refuseTransition('open', notebook);
-  const ticket = services.notebooks.sessions.issueTicket({ notebookId, userId: actor.id });
+  const ticket = services.notebooks.sessions.issueTicket({ notebookId, userId: actor.id, workbenchId });
   await recordAuditEvent(services.db, context, {
     eventType: 'NOTEBOOK_OPENED',
     outcome: 'SUCCESS',
@@ -289,21 +297,25 @@ export async function openNotebook(services: AppServices, actor: UserRow, workbe
 }
 
 /**
- * The proxy's check on every request: the session's user is still the notebook's creator, a
- * member of its workbench, and the notebook is RUNNING. Answers are kept for five seconds.
+ * The proxy's check on every request: the session's user is still ACTIVE, not held by the egress
+ * limit, the notebook's creator and a member of its workbench, and the notebook is RUNNING.
+ * Answers are kept for five seconds; `fresh` asks the database (the re-check of open WebSockets).
+ * Revocations (disable, removal, sign-out) also end the sessions and connections at once.
  */
-export function proxyGate(services: AppServices): (session: NotebookSession) => Promise<boolean> {
+export function proxyGate(services: AppServices): (session: NotebookSession, fresh?: boolean) => Promise<boolean> {
   const cache = new Map<string, { allowed: boolean; until: number }>();
-  return async (session) => {
+  return async (session, fresh = false) => {
     const key = `${session.notebookId}:${session.userId}`;
     const cached = cache.get(key);
-    if (cached && cached.until > Date.now()) return cached.allowed;
+    if (!fresh && cached && cached.until > Date.now()) return cached.allowed;
     const notebook = await notebookRepository.findById(services.db, session.notebookId);
     const allowed =
       notebook !== undefined &&
       notebook.status === 'RUNNING' &&
       notebook.ownerId === session.userId &&
-      (await workbenchRepository.memberRole(services.db, notebook.workbenchId, session.userId)) !== undefined;
+      (await userRepository.findById(services.db, session.userId))?.status === 'ACTIVE' &&
+      (await workbenchRepository.memberRole(services.db, notebook.workbenchId, session.userId)) !== undefined &&
+      !(await holdRepository.active(services.db, session.userId));
     if (cache.size > 10_000) cache.clear();
     cache.set(key, { allowed, until: Date.now() + 5000 });
     return allowed;

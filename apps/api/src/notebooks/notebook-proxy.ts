@@ -1,15 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import querystring from 'node:querystring';
-import type { Duplex } from 'node:stream';
+import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { NotebookUpstream } from './runtime/runtime-driver';
 import type { NotebookSession, NotebookSessions } from './notebook-sessions';
 import type { ProxyActivity } from './proxy-activity';
+import type { ProxiedConnection, ProxyConnections } from './proxy-connections';
 import { ApiError } from '../http/api-error';
-import { attachmentDisposition } from '../http/content-disposition';
-import { openHomeFile } from './home-files';
+import { classifyJupyterRequest } from './egress/jupyter-routes';
+import { egressRefusalDetail, sendRefusal, TERMINALS_OFF_DETAIL } from './egress/egress-refusal';
 
 /** Where notebooks are served: the proxy's public path and the Jupyter server's base URL alike. */
 export const NOTEBOOK_PROXY_PREFIX = '/jupyter';
@@ -17,26 +18,57 @@ export const NOTEBOOK_PROXY_PREFIX = '/jupyter';
 export const NOTEBOOK_COOKIE = 'hdp_notebook';
 
 const NOTEBOOK_PATH = /^\/jupyter\/([A-Za-z0-9-]{1,64})\//;
+/** The only WebSockets Jupyter offers through the proxy: a kernel's channels, and a terminal's when terminals are on. */
+const KERNEL_SOCKET = /^api\/kernels\/[0-9a-f-]{36}\/channels(?:\?[^#]*)?$/;
+const TERMINAL_SOCKET = /^terminals\/websocket\/[A-Za-z0-9_-]{1,64}(?:\?[^#]*)?$/;
 const CLOSE_CODES_ALLOWED = (code: number) => code === 1000 || (code >= 3000 && code <= 4999);
+/** A WebSocket closed because its user's access ended. */
+const POLICY_VIOLATION = 1008;
 
 /** The base path of one notebook. */
 export function notebookBasePath(notebookId: string): string {
   return `${NOTEBOOK_PROXY_PREFIX}/${notebookId}/`;
 }
 
+/** A refused request of a notebook's browser session, for the audit trail (the path, never content). */
+export interface RefusedRequest {
+  session: NotebookSession;
+  /** Jupyter's name for the route (`files`, `nbconvert`, `api/contents`, `terminals` …). */
+  route: string;
+  method: string;
+  /** The path below the notebook's base, without the query. */
+  path: string;
+  clientAddress?: string;
+  userAgent?: string;
+}
+
 export interface NotebookProxyOptions {
   sessions: NotebookSessions;
   activity: ProxyActivity;
+  connections: ProxyConnections;
   upstream: (notebookId: string) => NotebookUpstream | undefined;
   /**
-   * Asked on every request with the session's user: may they still use this notebook? (Removed
-   * from the workbench, notebook deleted.) The caller caches its answer briefly.
+   * Asked on every request with the session's user: may they still use this notebook? (Disabled,
+   * removed from the workbench, held, notebook deleted.) The caller may cache its answer briefly;
+   * `fresh` asks past any cache (the re-check of open WebSockets).
    */
-  mayUse?: (session: NotebookSession) => Promise<boolean>;
+  mayUse?: (session: NotebookSession, fresh?: boolean) => Promise<boolean>;
   /** Origins whose pages may open the kernel WebSockets (the API's own public origin). */
   allowedOrigins: string[];
   /** Whether the cookie is sent over HTTPS only. */
   secureCookie: boolean;
+  /** How long Jupyter may take to answer a WebSocket handshake before the browser gets 504. */
+  upstreamTimeoutMs?: number;
+  /** Whether Jupyter's terminals are reachable (NOTEBOOK_TERMINALS; off by default). */
+  terminals?: boolean;
+  /** The web app's URL, named in the refusal of a download (where to request a release). */
+  webUrl: string;
+  /** Told of every route refused because it would hand a file to the browser (the caller audits it). */
+  onEgressRefused?: (refused: RefusedRequest) => void;
+  /** Told of the bytes of every answer and message that reaches the browser (the egress meter). */
+  onEgress?: (session: NotebookSession, bytes: number) => void;
+  /** How often open WebSockets are checked again against their session and the gate. */
+  recheckMs?: number;
 }
 
 /** The value of one cookie in a Cookie header. */
@@ -60,45 +92,41 @@ function isHtml(contentType: unknown): boolean {
   return typeof contentType === 'string' && contentType.startsWith('text/html');
 }
 
-async function collect(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * Removes the Jupyter token from a page as it streams through, without holding the page: each
+ * chunk is passed on but for its last bytes, which could be the start of a token split across
+ * chunks. Bytes are handled as latin1, which maps each byte to one character and back unchanged,
+ * so multi-byte UTF-8 characters split across chunks pass intact.
+ */
+export class TokenStripper extends Transform {
+  private pending = '';
+  private readonly keep: number;
+
+  constructor(private readonly token: string) {
+    super();
+    this.keep = `?token=${token}`.length - 1;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    const text = this.strip(this.pending + chunk.toString('latin1'));
+    const cut = Math.max(0, text.length - this.keep);
+    this.pending = text.slice(cut);
+    done(null, Buffer.from(text.slice(0, cut), 'latin1'));
+  }
+
+  override _flush(done: TransformCallback): void {
+    done(null, Buffer.from(this.strip(this.pending), 'latin1'));
+  }
+
+  private strip(text: string): string {
+    return text.replaceAll(`?token=${this.token}`, '').replaceAll(this.token, '');
+  }
 }
 
-/**
- * A file of the notebook's home asked for by Jupyter's `/files/` URL, sent by the platform itself
- * when the runtime keeps the home on this machine: one hop instead of two (see openHomeFile for
- * which files, and why it is safe). Answers false when the request is for Jupyter to answer.
- */
-async function sendHomeFile(request: FastifyRequest<{ Params: { notebookId: string } }>, reply: FastifyReply, homeDir: string): Promise<boolean> {
-  const url = request.raw.url ?? '';
-  const filesPrefix = `${notebookBasePath(request.params.notebookId)}files/`;
-  if (!url.startsWith(filesPrefix)) return false;
-  const queryAt = url.indexOf('?');
-  let relative: string;
-  try {
-    relative = decodeURIComponent(url.slice(filesPrefix.length, queryAt < 0 ? undefined : queryAt));
-  } catch {
-    return false;
-  }
-  const file = await openHomeFile(homeDir, relative);
-  if (!file) return false;
-  // Jupyter's `download` argument: any value asks for an attachment.
-  const download = queryAt >= 0 && new URLSearchParams(url.slice(queryAt + 1)).has('download');
-  reply
-    .header('content-type', file.contentType)
-    .header('content-length', file.size)
-    .header('last-modified', file.modified.toUTCString())
-    .header('cache-control', 'no-cache');
-  if (download) reply.header('content-disposition', attachmentDisposition(file.name));
-  if (request.method === 'HEAD') {
-    await file.close();
-    reply.send();
-  } else {
-    reply.send(file.stream);
-  }
-  return true;
+/** The length of a WebSocket message as `ws` hands it over. */
+function messageBytes(data: Buffer | ArrayBuffer | Buffer[]): number {
+  if (Array.isArray(data)) return data.reduce((sum, part) => sum + part.length, 0);
+  return data.byteLength;
 }
 
 function unixUrl(upstream: NotebookUpstream, requestUrl: string): string {
@@ -108,20 +136,24 @@ function unixUrl(upstream: NotebookUpstream, requestUrl: string): string {
 /**
  * The notebook proxy: HTTP through @fastify/reply-from and the kernel WebSockets through `ws`, to
  * the notebook's Unix socket, with `Host: localhost` and the Jupyter token added on the way. The
- * browser proves itself with the notebook's session cookie, set by the open URL.
+ * browser proves itself with the notebook's session cookie, set by the open URL. Only the routes
+ * of Jupyter that cannot hand a file to the browser pass (egress/jupyter-routes.ts), and what
+ * passes is counted (onEgress).
  */
 export async function registerNotebookProxy(app: FastifyInstance, options: NotebookProxyOptions): Promise<void> {
-  const { sessions, activity } = options;
+  const { sessions, activity, connections } = options;
+  const terminals = options.terminals ?? false;
 
-  async function admit(notebookId: string, cookieHeader: string | undefined): Promise<NotebookUpstream> {
-    const session = sessions.verify(cookieValue(cookieHeader, NOTEBOOK_COOKIE), notebookId);
+  async function admit(notebookId: string, cookieHeader: string | undefined): Promise<{ upstream: NotebookUpstream; session: NotebookSession; sessionId: string }> {
+    const sessionId = cookieValue(cookieHeader, NOTEBOOK_COOKIE);
+    const session = sessions.verify(sessionId, notebookId);
     if (!session || (options.mayUse && !(await options.mayUse(session)))) {
       throw new ApiError(401, 'Open this notebook from its workbench: this browser has no session for it.');
     }
     const upstream = options.upstream(notebookId);
     if (!upstream) throw new ApiError(503, 'The notebook is not running. Start it from its workbench.');
     activity.touch(notebookId);
-    return upstream;
+    return { upstream, session, sessionId: sessionId! };
   }
 
   await app.register(async (proxy) => {
@@ -162,12 +194,26 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
     );
 
     const forward = async (request: FastifyRequest<{ Params: { notebookId: string } }>, reply: FastifyReply) => {
-      const upstream = await admit(request.params.notebookId, request.headers.cookie);
-      if ((request.method === 'GET' || request.method === 'HEAD') && upstream.homeDir) {
-        const served = await sendHomeFile(request, reply, upstream.homeDir);
-        if (served) return reply;
+      const { upstream, session } = await admit(request.params.notebookId, request.headers.cookie);
+      const url = request.raw.url ?? '/';
+      const rest = url.slice(notebookBasePath(request.params.notebookId).length);
+      const verdict = classifyJupyterRequest(request.method, rest, { terminals });
+      if (verdict.kind === 'egress') {
+        const queryAt = rest.indexOf('?');
+        options.onEgressRefused?.({
+          session,
+          route: verdict.route,
+          method: request.method,
+          path: queryAt < 0 ? rest : rest.slice(0, queryAt),
+          clientAddress: request.clientAddress,
+          userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'].slice(0, 512) : undefined,
+        });
+        return sendRefusal(request, reply, 403, 'This file stays in the workbench', egressRefusalDetail(options.webUrl));
       }
-      return reply.from(unixUrl(upstream, request.raw.url ?? '/'), {
+      if (verdict.kind === 'terminal') return sendRefusal(request, reply, 403, 'Terminals are turned off', TERMINALS_OFF_DETAIL);
+      if (verdict.kind === 'not-offered') throw new ApiError(404, 'This part of Jupyter is not offered through the platform.');
+      const counted = verdict.counted && options.onEgress;
+      return reply.from(unixUrl(upstream, url), {
         rewriteRequestHeaders: (_original, headers) => {
           const rewritten: Record<string, string | string[] | undefined> = { ...headers, host: 'localhost', authorization: `token ${upstream.token}` };
           // Jupyter compares Origin and Referer with Host: the platform checked the session instead.
@@ -186,13 +232,18 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
           return rewritten;
         },
         onResponse: (_request, response, raw) => {
+          if (counted) {
+            let bytes = 0;
+            raw.stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
+            raw.stream.once('end', () => options.onEgress!(session, bytes));
+          }
           if (!isHtml(response.getHeader('content-type'))) return response.send(raw.stream);
           // Jupyter writes its token into every page (for its scripts' API calls); the proxy adds
-          // the token itself, so the page goes out without it.
-          collect(raw.stream).then(
-            (page) => response.send(page.replaceAll(`?token=${upstream.token}`, '').replaceAll(upstream.token, '')),
-            (error: unknown) => response.send(error),
-          );
+          // the token itself, so the page goes out without it. Streamed: a page of any size
+          // costs the API a chunk's memory, not the page's.
+          const stripped = new TokenStripper(upstream.token);
+          raw.stream.once('error', (error) => stripped.destroy(error));
+          return response.send(raw.stream.pipe(stripped));
         },
       });
     };
@@ -202,18 +253,36 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
   });
 
   const websockets = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 20_000;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const match = NOTEBOOK_PATH.exec(request.url ?? '');
+    // A browser that goes away mid-handshake makes the raw socket emit `error`; unheard, that
+    // would end the process.
+    socket.on('error', () => socket.destroy());
+    let answered = false;
+    // Answered at most once, whatever mix of refusals (upstream status, then its abort) arrives.
     const refuse = (status: number, text: string) => {
+      if (answered) return;
+      answered = true;
+      if (socket.destroyed || !socket.writable) return void socket.destroy();
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
+    const url = request.url ?? '';
+    const match = NOTEBOOK_PATH.exec(url);
     if (!match) return refuse(404, 'Not Found');
     const notebookId = match[1]!;
+    // Only a kernel's channels (and a terminal's, when on) by a path that names nothing else: no
+    // dot segments or escapes can reach the Unix socket address built from it.
+    const rest = url.slice(match[0].length);
+    const terminal = TERMINAL_SOCKET.test(rest);
+    if (!KERNEL_SOCKET.test(rest) && !(terminal && terminals)) return refuse(terminal ? 403 : 404, terminal ? 'Forbidden' : 'Not Found');
     const origin = request.headers.origin;
     // Cross-site WebSocket hijacking: a page elsewhere must not drive the kernel with the cookie.
     if (origin && !options.allowedOrigins.includes(origin)) return refuse(403, 'Forbidden');
     admit(notebookId, request.headers.cookie).then(
-      (upstream) => connectUpstream(request, socket, head, upstream, notebookId, refuse),
+      (admitted) => {
+        if (answered || socket.destroyed) return;
+        connectUpstream(request, socket, head, admitted, refuse, () => answered);
+      },
       (error: unknown) => {
         const status = error instanceof ApiError ? error.statusCode : 500;
         refuse(status, status === 503 ? 'Service Unavailable' : status === 401 ? 'Unauthorized' : 'Internal Server Error');
@@ -224,58 +293,119 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
   /**
    * The Jupyter side is opened first and the browser's handshake completed only once it has
    * succeeded, so that a refusal upstream (an unknown kernel) reaches the browser as a refusal.
+   * Every way the upstream handshake can fail (a status other than 101, a reset, silence) ends in
+   * exactly one answer to the browser: `refuse` ignores all but the first.
    */
   function connectUpstream(
     request: IncomingMessage,
     socket: Duplex,
     head: Buffer,
-    upstream: NotebookUpstream,
-    notebookId: string,
+    admitted: { upstream: NotebookUpstream; session: NotebookSession; sessionId: string },
     refuse: (status: number, text: string) => void,
+    answered: () => boolean,
   ): void {
+    const { upstream } = admitted;
     const server = new WebSocket(`ws+unix://${upstream.socketPath}:${request.url}`, {
       headers: { host: 'localhost', authorization: `token ${upstream.token}` },
       perMessageDeflate: false,
     });
+    const timer = setTimeout(() => {
+      refuse(504, 'Gateway Timeout');
+      server.terminate();
+    }, upstreamTimeoutMs);
+    const browserGone = () => {
+      clearTimeout(timer);
+      if (server.readyState !== WebSocket.OPEN) server.terminate();
+    };
+    socket.once('close', browserGone);
     server.once('unexpected-response', (_request, response) => {
-      refuse(response.statusCode ?? 502, response.statusMessage ?? 'Bad Gateway');
+      clearTimeout(timer);
+      // Jupyter's own refusal of the request (an unknown kernel: 404; 403) is passed on; its
+      // failures become the proxy's.
+      const status = response.statusCode ?? 502;
+      if (status >= 400 && status < 500) refuse(status, response.statusMessage || 'Refused');
+      else refuse(502, 'Bad Gateway');
+      response.resume();
       server.terminate();
     });
-    server.once('error', () => refuse(502, 'Bad Gateway'));
+    // Also heard after `unexpected-response` (terminate aborts the handshake): refuse is a no-op then.
+    server.on('error', () => {
+      clearTimeout(timer);
+      refuse(502, 'Bad Gateway');
+    });
     server.once('open', () => {
+      clearTimeout(timer);
+      socket.off('close', browserGone);
+      if (answered() || socket.destroyed) {
+        server.terminate();
+        return;
+      }
       server.removeAllListeners('error');
-      websockets.handleUpgrade(request, socket, head, (client) => bridge(client, server, notebookId));
+      websockets.handleUpgrade(request, socket, head, (client) => bridge(client, server, admitted.session, admitted.sessionId));
     });
   }
 
-  function bridge(client: WebSocket, server: WebSocket, notebookId: string): void {
+  function bridge(client: WebSocket, server: WebSocket, session: NotebookSession, sessionId: string): void {
+    const { notebookId } = session;
     activity.opened(notebookId);
     client.on('message', (data, binary) => {
       activity.touch(notebookId);
       if (server.readyState === WebSocket.OPEN) server.send(data, { binary });
     });
-    server.on('message', (data, binary) => {
+    server.on('message', (data: Buffer | ArrayBuffer | Buffer[], binary) => {
       activity.touch(notebookId);
-      if (client.readyState === WebSocket.OPEN) client.send(data, { binary });
+      if (client.readyState !== WebSocket.OPEN) return;
+      client.send(data, { binary });
+      options.onEgress?.(session, messageBytes(data));
     });
     let closed = false;
+    const connection: ProxiedConnection = {
+      session,
+      sessionId,
+      close: (reason) => closeBoth(POLICY_VIOLATION, Buffer.from(reason.slice(0, 120))),
+    };
     const closeBoth = (code?: number, reason?: Buffer) => {
       if (closed) return;
       closed = true;
+      connections.delete(connection);
       activity.closed(notebookId);
       for (const end of [client, server]) {
-        if (end.readyState === WebSocket.OPEN) end.close(code && CLOSE_CODES_ALLOWED(code) ? code : 1000, reason);
+        const allowed = code === POLICY_VIOLATION || (code !== undefined && CLOSE_CODES_ALLOWED(code));
+        if (end.readyState === WebSocket.OPEN) end.close(allowed ? code : 1000, reason);
         else if (end.readyState === WebSocket.CONNECTING) end.terminate();
       }
     };
+    connections.add(connection);
     client.on('close', (code, reason) => closeBoth(code, reason));
     server.on('close', (code, reason) => closeBoth(code, reason));
     client.on('error', () => closeBoth(1011));
     server.on('error', () => closeBoth(1011));
   }
 
+  /**
+   * Open WebSockets are checked again while they stay open: the session still exists (not signed
+   * out or revoked, not expired) and the gate still lets its user in (not disabled, still a member,
+   * not held), asked past its cache.
+   */
+  const recheck = async () => {
+    for (const connection of connections.all()) {
+      const { session } = connection;
+      const live = sessions.verify(connection.sessionId, session.notebookId);
+      const allowed = live !== undefined && (!options.mayUse || (await options.mayUse(session, true).catch(() => false)));
+      if (!allowed) connection.close('Access to this notebook has ended.');
+    }
+  };
+  let rechecking = false;
+  const recheckTimer = setInterval(() => {
+    if (rechecking) return;
+    rechecking = true;
+    recheck().finally(() => (rechecking = false));
+  }, options.recheckMs ?? 5000);
+  recheckTimer.unref();
+
   app.server.on('upgrade', onUpgrade);
   app.addHook('onClose', (_instance, done) => {
+    clearInterval(recheckTimer);
     app.server.off('upgrade', onUpgrade);
     for (const client of websockets.clients) client.terminate();
     websockets.close(() => done());

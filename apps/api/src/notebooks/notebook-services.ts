@@ -7,6 +7,9 @@ import { IdleMonitor } from './idle-monitor';
 import { notebookBasePath } from './notebook-proxy';
 import { NotebookSessions } from './notebook-sessions';
 import { ProxyActivity } from './proxy-activity';
+import { ProxyConnections } from './proxy-connections';
+import type { EgressMeter } from './egress/egress-meter';
+import { createEgressMeter } from './egress/egress-control';
 import { LocalNotebookDriver } from './runtime/local-driver';
 import type { NotebookRef, NotebookRuntimeDriver } from './runtime/runtime-driver';
 
@@ -15,6 +18,10 @@ export interface NotebookServices {
   driver: NotebookRuntimeDriver;
   sessions: NotebookSessions;
   activity: ProxyActivity;
+  /** The proxy's open WebSockets, closed when their user's access ends. */
+  connections: ProxyConnections;
+  /** What reaches the browser from notebooks, against the limits (set once the services exist). */
+  egress?: EgressMeter;
   idle: IdleMonitor;
   /**
    * What an idle notebook's stop does. By default the runtime stops it; the lifecycle module
@@ -34,10 +41,12 @@ export function createNotebookServices(config: Config, logger: FastifyBaseLogger
   });
   const sessions = new NotebookSessions();
   const activity = new ProxyActivity();
+  const connections = new ProxyConnections();
   const services: NotebookServices = {
     driver,
     sessions,
     activity,
+    connections,
     idle: new IdleMonitor({
       driver,
       activity,
@@ -49,6 +58,7 @@ export function createNotebookServices(config: Config, logger: FastifyBaseLogger
       logger.info({ notebookId: ref.notebookId, idleSeconds: Math.round(idleForMs / 1000) }, 'stopping an idle notebook');
       await driver.stop(ref);
       sessions.revokeNotebook(ref.notebookId);
+      connections.closeNotebook(ref.notebookId, 'The notebook stopped.');
       activity.forget(ref.notebookId);
     },
   };
@@ -63,6 +73,7 @@ export function createNotebookServices(config: Config, logger: FastifyBaseLogger
 export function connectNotebookLifecycle(services: AppServices): void {
   const { notebooks, db, logger } = services;
   notebooks.stopIdle = (ref, idleForMs) => stopIdleNotebook(services, ref, idleForMs);
+  notebooks.egress = createEgressMeter(services);
   notebooks.driver.onUnexpectedExit((ref, status) => {
     notebooks.sessions.revokeNotebook(ref.notebookId);
     notebookRepository

@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 export interface NotebookSession {
   notebookId: string;
   userId: string;
+  /** The notebook's workbench, for counting what reaches the browser per workbench. */
+  workbenchId?: string;
   expiresAt: number;
 }
 
@@ -27,7 +29,7 @@ export class NotebookSessions {
   ) {}
 
   /** A single-use ticket for the open URL. */
-  issueTicket(grant: { notebookId: string; userId: string }): string {
+  issueTicket(grant: { notebookId: string; userId: string; workbenchId?: string }): string {
     this.sweep();
     const ticket = randomBytes(32).toString('base64url');
     this.tickets.set(ticket, { ...grant, expiresAt: this.now() + (this.options.ticketTtlMs ?? 60_000), used: false });
@@ -40,7 +42,7 @@ export class NotebookSessions {
     this.tickets.delete(ticket);
     if (!found || found.used || found.notebookId !== notebookId || found.expiresAt < this.now()) return undefined;
     const sessionId = randomBytes(32).toString('base64url');
-    const session = { notebookId, userId: found.userId, expiresAt: this.now() + this.sessionTtlMs() };
+    const session = { notebookId, userId: found.userId, workbenchId: found.workbenchId, expiresAt: this.now() + this.sessionTtlMs() };
     this.sessions.set(sessionId, session);
     return { sessionId, session };
   }
@@ -63,9 +65,22 @@ export class NotebookSessions {
     for (const [id, ticket] of this.tickets) if (ticket.notebookId === notebookId) this.tickets.delete(id);
   }
 
-  /** Ends a user's sessions on a notebook (they lost access to it). */
+  /** Ends a user's sessions and tickets on a notebook (they lost access to it). */
   revokeUser(notebookId: string, userId: string): void {
     for (const [id, session] of this.sessions) if (session.notebookId === notebookId && session.userId === userId) this.sessions.delete(id);
+    for (const [id, ticket] of this.tickets) if (ticket.notebookId === notebookId && ticket.userId === userId) this.tickets.delete(id);
+  }
+
+  /** Ends every session and ticket of a user, on every notebook (disabled, signed out, held). */
+  revokeUserEverywhere(userId: string): number {
+    let ended = 0;
+    for (const [id, session] of this.sessions) {
+      if (session.userId !== userId) continue;
+      this.sessions.delete(id);
+      ended += 1;
+    }
+    for (const [id, ticket] of this.tickets) if (ticket.userId === userId) this.tickets.delete(id);
+    return ended;
   }
 
   /** Seconds a session lasts, for the cookie's Max-Age. */

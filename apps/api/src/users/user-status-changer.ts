@@ -1,3 +1,4 @@
+import { endNotebookAccess, stopNotebooksOfUser } from '../notebooks/notebook-revocation';
 import { canTransition, USER_TRANSITIONS, type AuditEventType, type UserTransition } from '@hdp/contract';
 import type { AppServices } from '../app-services';
 import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
@@ -56,6 +57,7 @@ export async function changeUserStatus(
   context: AuditContext,
 ): Promise<UserRow> {
   const { transition, eventType, verb, refusal, ...rest } = CHANGES[change] as StatusChange;
+  let stopped: string[] = [];
   const updated = await services.db.transaction(async (tx) => {
     const user = await userRepository.findById(tx, userId);
     if (!user) throw notFound(USER_NOT_FOUND);
@@ -71,6 +73,8 @@ export async function changeUserStatus(
       ...(transition === 'revoke' && { invitationExpiresAt: null }),
     }))!;
     const details = (await rest.effects?.(tx, user)) ?? {};
+    // A disabled user's running notebooks stop with the change (notebook-revocation.ts).
+    if (change === 'disable') stopped = await stopNotebooksOfUser(tx, context, user.id, 'user-disabled');
     await appendAuditEntry(tx, context, {
       eventType,
       outcome: 'SUCCESS',
@@ -82,5 +86,6 @@ export async function changeUserStatus(
     return row;
   });
   services.principals.invalidate(updated.id);
+  if (change === 'disable') await endNotebookAccess(services, context, updated, 'user-disabled', { stopped });
   return updated;
 }

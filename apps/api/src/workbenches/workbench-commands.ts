@@ -1,3 +1,4 @@
+import { endNotebookAccess, stopNotebooksOfUser } from '../notebooks/notebook-revocation';
 import { Readable } from 'node:stream';
 import {
   can,
@@ -159,6 +160,8 @@ interface Effects {
   toRemove: string[];
   /** Provisioning was queued: wake the worker after commit. */
   queued: boolean;
+  /** What must follow once the change has committed (a removed member's notebook sessions end). */
+  afterCommit: ((services: AppServices) => Promise<void>)[];
 }
 
 /**
@@ -398,6 +401,12 @@ async function applyMembers(tx: DbOrTx, actor: UserRow, workbench: WorkbenchRow,
       ...subject,
       details: { user_id: member.userId, email: member.email, role: member.role },
     });
+    // Their notebooks here stop, and their open sessions on them end (notebook-revocation.ts).
+    const context = { actorId: actor.id, actorEmail: actor.email };
+    const stopped = await stopNotebooksOfUser(tx, context, member.userId, 'member-removed', workbench.id);
+    effects.afterCommit.push((services) =>
+      endNotebookAccess(services, context, { id: member.userId, email: member.email }, 'member-removed', { workbenchId: workbench.id, stopped }),
+    );
   }
 }
 
@@ -406,7 +415,7 @@ async function applyMembers(tx: DbOrTx, actor: UserRow, workbench: WorkbenchRow,
  * removed again when it does not commit; files of data it took out are removed once it has.
  */
 async function runChange<T>(services: AppServices, change: (tx: DbOrTx, effects: Effects) => Promise<T>): Promise<T> {
-  const effects: Effects = { events: [], written: [], toRemove: [], queued: false };
+  const effects: Effects = { events: [], written: [], toRemove: [], queued: false, afterCommit: [] };
   let result: T;
   try {
     result = await services.db.transaction(async (tx) => change(tx, effects));
@@ -418,6 +427,9 @@ async function runChange<T>(services: AppServices, change: (tx: DbOrTx, effects:
     await services.workbenchStore.remove(key).catch((error: unknown) => services.logger.error({ err: error, key }, 'could not remove a released file'));
   }
   if (effects.queued) services.jobs.wake();
+  for (const then of effects.afterCommit) {
+    await then(services).catch((error: unknown) => services.logger.error({ err: error }, 'ending a removed member\'s notebook access failed'));
+  }
   return result;
 }
 

@@ -7,6 +7,8 @@ export interface CellResult {
   result?: string;
   stdout: string;
   error?: string;
+  /** The MIME types of every result and display (an `image/png` plot). */
+  mimeTypes?: string[];
 }
 
 interface JupyterMessage {
@@ -24,7 +26,11 @@ export class KernelConnection {
   private readonly session = randomUUID();
   private readonly waiting = new Map<string, { collected: CellResult; resolve: (r: CellResult) => void; reject: (e: Error) => void }>();
 
+  /** How the connection closed, once it has (1008: the platform ended the user's access). */
+  closedWith?: { code: number; reason: string };
+
   private constructor(private readonly socket: WebSocket) {
+    socket.on('close', (code, reason) => (this.closedWith = { code, reason: reason.toString() }));
     socket.on('message', (data) => this.receive(JSON.parse(data.toString()) as JupyterMessage));
     socket.on('close', (code) => {
       for (const pending of this.waiting.values()) pending.reject(new Error(`the kernel connection closed (${code})`));
@@ -89,6 +95,7 @@ export class KernelConnection {
       case 'execute_result':
       case 'display_data':
         pending.collected.result = (content.data as Record<string, string>)['text/plain'];
+        pending.collected.mimeTypes = [...(pending.collected.mimeTypes ?? []), ...Object.keys(content.data as object)];
         break;
       case 'stream':
         pending.collected.stdout += String(content.text);

@@ -1,6 +1,7 @@
 import { auditContextOf } from '../../http/audit-context';
 import { currentUser, type RouteHandlers } from '../../http/route-types';
 import { changeNotebook, createNotebook, listNotebooks, openNotebook } from '../../notebooks/notebook-commands';
+import { liftHold, listHolds } from '../../notebooks/egress/egress-holds';
 
 export const notebookHandlers: RouteHandlers = {
   listNotebooks: async (request) => {
@@ -32,4 +33,8 @@ export const notebookHandlers: RouteHandlers = {
     const { workbenchId, notebookId } = request.params;
     return openNotebook(request.server.services, currentUser(request), workbenchId, notebookId, auditContextOf(request));
   },
+
+  listNotebookHolds: async (request) => listHolds(request.server.services),
+
+  liftNotebookHold: async (request) => liftHold(request.server.services, currentUser(request), request.params.holdId, auditContextOf(request)),
 };
