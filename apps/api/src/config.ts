@@ -77,6 +77,7 @@ const EnvSchema = z.object({
   NOTEBOOK_IDLE_MINUTES: z.coerce.number().positive().max(7 * 24 * 60).default(30),
   NOTEBOOK_SOCKET_DIR: z.string().optional(),
   NOTEBOOK_START_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
+  NOTEBOOK_HOME_QUOTA_MB: z.coerce.number().int().min(16).max(16 * 1024 * 1024).default(10_240),
   VIZZLY_PRIVATE_KEY: z.string().optional(),
   VIZZLY_PROJECT_ID: z.string().max(200).optional(),
   VIZZLY_DATA_SET_IDS: z.string().optional(),
@@ -161,6 +162,8 @@ export interface Config {
     socketDir?: string;
     /** How long a notebook server gets to answer after it is launched. */
     startTimeoutSeconds: number;
+    /** The disk quota of each notebook's home (the size of its volume), in MiB. */
+    homeQuotaMb: number;
   };
   /** The data visualisation service's token signing, when configured (else its route answers 503). */
   vizzly?: VizzlySettings;
@@ -240,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleMinutes: e.NOTEBOOK_IDLE_MINUTES,
       socketDir: e.NOTEBOOK_SOCKET_DIR ? path.resolve(e.NOTEBOOK_SOCKET_DIR) : undefined,
       startTimeoutSeconds: e.NOTEBOOK_START_TIMEOUT_SECONDS,
+      homeQuotaMb: e.NOTEBOOK_HOME_QUOTA_MB,
     },
     vizzly,
     sentry: e.SENTRY_DSN
