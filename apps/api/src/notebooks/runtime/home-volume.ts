@@ -68,7 +68,13 @@ export class HomeVolumes {
     await writeFile(partial, '', { mode: 0o600 });
     await truncate(partial, this.quotaMb * 1024 * 1024);
     // No blocks reserved for root (nothing runs as root in it); the root directory the notebook's.
-    await run('mkfs.ext4', ['-q', '-F', '-m', '0', '-L', 'notebook-home', '-E', `root_owner=${uid}:${gid},lazy_itable_init=1`, partial], { env: ENV });
+    // A small journal: mkfs writes it whole, and a 10 GiB home would otherwise get 64 MiB of it.
+    const journalMb = Math.max(4, Math.min(32, Math.floor(this.quotaMb / 8)));
+    await run(
+      'mkfs.ext4',
+      ['-q', '-F', '-m', '0', '-J', `size=${journalMb}`, '-L', 'notebook-home', '-E', `root_owner=${uid}:${gid},lazy_itable_init=1`, partial],
+      { env: ENV },
+    );
     if ((await readdir(home)).length > 0) await this.copyLegacyHome(home, partial, uid, gid);
     await rename(partial, image);
   }
