@@ -178,7 +178,9 @@ try {
   const cells = Array.from({ length: 64 }, (_v, i) => ({ cell_type: 'code', execution_count: i, metadata: {}, outputs: [], source: 'x'.repeat(16_000) }));
   const file = path.join(dataDir, 'workbenches', workbenchId, 'notebooks', target, 'home', 'large.ipynb');
   fs.writeFileSync(file, JSON.stringify({ cells, metadata: {}, nbformat: 4, nbformat_minor: 5 }));
-  fs.chownSync(file, 65534, 65534);
+  // The notebook's own user (each notebook has one): the home's owner.
+  const home = fs.statSync(path.dirname(file));
+  fs.chownSync(file, home.uid, home.gid);
   const size = fs.statSync(file).size;
   const upstream = driver.upstream(target)!;
   // The floor: a bare Node HTTP relay in the API's process to the same socket, with a keep-alive

@@ -92,7 +92,7 @@ test.describe.serial('workbenches', () => {
     const option = (account: (typeof ACCOUNTS)[keyof typeof ACCOUNTS]) =>
       page.locator('.ant-select-item-option').filter({ hasText: `${account.name} (${account.email})` });
     await person.fill('a');
-    await expect(page.getByText('Type at least 2 characters of a name or an email.')).toBeVisible();
+    await expect(page.getByText('Type at least 3 characters of a name or an email.')).toBeVisible();
     await person.fill(ACCOUNTS.admin.name.slice(0, 3));
     await expect(option(ACCOUNTS.admin)).toBeVisible();
     await person.fill(ACCOUNTS.auditor.name);

@@ -83,6 +83,7 @@ const EnvSchema = z.object({
   NOTEBOOK_TERMINALS: booleanFromEnv.default(false),
   NOTEBOOK_EGRESS_SOFT_MB_PER_HOUR: z.coerce.number().positive().max(1_000_000).default(50),
   NOTEBOOK_EGRESS_HARD_MB_PER_DAY: z.coerce.number().positive().max(1_000_000).default(500),
+  NOTEBOOK_HOME_QUOTA_MB: z.coerce.number().int().min(16).max(16 * 1024 * 1024).default(10_240),
   VIZZLY_PRIVATE_KEY: z.string().optional(),
   VIZZLY_PROJECT_ID: z.string().max(200).optional(),
   VIZZLY_DATA_SET_IDS: z.string().optional(),
@@ -186,6 +187,8 @@ export interface Config {
     terminals: boolean;
     /** What may reach the browser from notebooks, per user, notebook and workbench (docs/outputs.md). */
     egress: { softBytesPerHour: number; hardBytesPerDay: number };
+    /** The disk quota of each notebook's home (the size of its volume), in MiB. */
+    homeQuotaMb: number;
   };
   /** The data visualisation service's token signing, when configured (else its route answers 503). */
   vizzly?: VizzlySettings;
@@ -290,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         softBytesPerHour: Math.round(e.NOTEBOOK_EGRESS_SOFT_MB_PER_HOUR * 1024 * 1024),
         hardBytesPerDay: Math.round(e.NOTEBOOK_EGRESS_HARD_MB_PER_DAY * 1024 * 1024),
       },
+      homeQuotaMb: e.NOTEBOOK_HOME_QUOTA_MB,
     },
     vizzly,
     outputs: outputSettingsFrom(e),

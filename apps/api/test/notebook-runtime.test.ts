@@ -8,6 +8,7 @@ import { IdleMonitor } from '../src/notebooks/idle-monitor';
 import { notebookRepository } from '../src/notebooks/notebook-repository';
 import { NOTEBOOK_COOKIE } from '../src/notebooks/notebook-proxy';
 import { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
+import { NOTEBOOK_UID_BASE } from '../src/notebooks/runtime/notebook-identity';
 import { RuntimeRequestError, type NotebookRuntimeSpec } from '../src/notebooks/runtime/runtime-driver';
 import { KernelConnection } from './support/jupyter-kernel';
 import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
@@ -231,9 +232,10 @@ print(json.dumps({
 }))`);
     expect(cell.error).toBeUndefined();
     const seen = JSON.parse(cell.stdout) as Record<string, unknown>;
+    // The notebook's own user, not root and not a user shared with other notebooks (nobody).
+    expect(seen.uid).toBeGreaterThanOrEqual(NOTEBOOK_UID_BASE);
+    expect(seen.gid).toBe(seen.uid);
     expect(seen).toMatchObject({
-      uid: 65534,
-      gid: 65534,
       api_port: 'ConnectionRefusedError',
       interfaces: ['lo'],
       data_dir: 'FileNotFoundError',
@@ -315,8 +317,10 @@ describe('stop, start, idle stop, reconcile and delete', () => {
     const whileStopped = await proxied('GET', 'api/contents/analysis.ipynb');
     expect(whileStopped.status).toBe(503);
     expect(((await whileStopped.json()) as { detail: string }).detail).toMatch(/not running/);
-    const home = path.join(dataDir, 'workbenches', spec.workbenchId, 'notebooks', spec.notebookId, 'home');
-    expect(JSON.parse(readFileSync(path.join(home, 'analysis.ipynb'), 'utf8')).nbformat).toBe(4);
+    // The home is its own volume, mounted only while the notebook runs.
+    const root = path.join(dataDir, 'workbenches', spec.workbenchId, 'notebooks', spec.notebookId);
+    expect(existsSync(path.join(root, 'home.img'))).toBe(true);
+    expect(existsSync(path.join(root, 'home', 'analysis.ipynb'))).toBe(false);
 
     await driver.start(spec);
     const kept = await proxied('GET', 'api/contents/analysis.ipynb');

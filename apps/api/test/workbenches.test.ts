@@ -10,6 +10,7 @@ import { loadWarehouse } from '../src/warehouse/warehouse-loader';
 import { multipartFile } from './support/multipart';
 import { expectReleasedRowsMatch, provisioned, publishedCohort as publishCohort, type Account } from './support/workbench-fixtures';
 import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
+import { MEMBER_NOT_ADDABLE } from '../src/workbenches/workbench-commands';
 
 let t: TestApp;
 let dataDir: string;
@@ -171,9 +172,11 @@ describe('creating a workbench', () => {
       users: [{ id: audrey.user.id, role: 'READER' }, { id: otto.user.id, role: 'WRITER' }],
     });
     expect(response.statusCode, response.body).toBe(418);
+    expect(response.body).not.toContain('audrey@example.org');
     const body = response.json() as WorkbenchSubmittedWithErrors;
     expect(body.refused).toEqual([
-      { kind: 'user', id: audrey.user.id, reason: 'audrey@example.org holds no data role (researcher, data steward or administrator)' },
+      // Neither the person's email nor their account's state is told (an auditor here).
+      { kind: 'user', id: audrey.user.id, reason: MEMBER_NOT_ADDABLE },
       { kind: 'cohort', id: archived, reason: 'cohort "Archived soon" is archived, not published' },
       // Somebody else's draft is not named.
       { kind: 'cohort', id: bobsDraft, reason: 'no published cohort has this id' },
@@ -382,7 +385,7 @@ describe('editing a workbench', () => {
     expect(response.statusCode, response.body).toBe(418);
     const body = response.json() as WorkbenchSubmittedWithErrors;
     expect(body.refused).toEqual([
-      { kind: 'user', id: dora.user.id, reason: 'dora@example.org is disabled, not active' },
+      { kind: 'user', id: dora.user.id, reason: MEMBER_NOT_ADDABLE },
       { kind: 'cohort', id: archivedMidway, reason: 'cohort "Archived mid-way" is archived, not published' },
     ]);
     expect(body.workbench).toMatchObject({ version: current.version + 1, purpose: `${PURPOSE} Third phase.` });

@@ -25,11 +25,14 @@ export const LIMITS = {
   defaultPageSize: 10,
   /**
    * The member directory finds a colleague one can name; it is not a list of everyone to page
-   * through. A search gives at least this many characters of a name or an email ...
+   * through. A search gives at least this many characters of the start of a name or an email
+   * (never a part of an email's domain, which all colleagues share) ...
    */
-  directorySearchMinLength: 2,
+  directorySearchMinLength: 3,
   /** ... and an answer holds at most this many people (no paging: a longer search narrows it). */
   directoryMaxResults: 20,
+  /** Directory searches one user may make a minute: enough to type a name, too few to sweep. */
+  directorySearchesPerMinute: 30,
   /** Lifetime of an id token issued by the embedded issuer, in seconds. */
   idTokenTtlSeconds: 600,
   /** Lifetime of a refresh token, in seconds (rotated on each use). */

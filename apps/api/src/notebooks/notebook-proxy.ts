@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { NotebookUpstream } from './runtime/runtime-driver';
+import { upstreamWebSocketAddress } from './runtime/notebook-socket';
 import type { NotebookSession, NotebookSessions } from './notebook-sessions';
 import type { ProxyActivity } from './proxy-activity';
 import type { ProxiedConnection, ProxyConnections } from './proxy-connections';
@@ -305,7 +306,10 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
     answered: () => boolean,
   ): void {
     const { upstream } = admitted;
-    const server = new WebSocket(`ws+unix://${upstream.socketPath}:${request.url}`, {
+    // The request path is never spliced into the socket's address as it came (dot segments).
+    const address = upstreamWebSocketAddress(upstream.socketPath, request.url ?? '');
+    if (!address) return refuse(400, 'Bad Request');
+    const server = new WebSocket(address, {
       headers: { host: 'localhost', authorization: `token ${upstream.token}` },
       perMessageDeflate: false,
     });

@@ -37,6 +37,7 @@ export function createNotebookServices(config: Config, logger: FastifyBaseLogger
     basePath: notebookBasePath,
     socketRoot: config.notebooks.socketDir,
     startTimeoutMs: config.notebooks.startTimeoutSeconds * 1000,
+    homeQuotaMb: config.notebooks.homeQuotaMb,
     logger,
   });
   const sessions = new NotebookSessions();

@@ -59,6 +59,35 @@ export function scrubEvent<E extends Scrubbable>(event: E): E {
   return event;
 }
 
+/** A path or URL's query string (search terms, e-mail addresses, tickets), wherever one appears in text. */
+const QUERY_STRING = /(\/[^\s?#]*)\?[^\s#]*/g;
+/** Span attributes that hold nothing but a query string. */
+const QUERY_ATTRIBUTES = new Set(['url.query', 'http.query', 'query_string']);
+
+/** Text without the query strings of the paths and URLs in it. */
+export function withoutQueryStrings(text: string): string {
+  return text.replace(QUERY_STRING, '$1');
+}
+
+type ScrubbableSpan = { name: string; attributes?: Record<string, unknown> };
+
+/**
+ * The last look at a trace's span before it leaves (`beforeSendSpan`): traces name and describe
+ * requests by path (`url.path`, `url.full`, `http.target`, the span's name), and the query string
+ * of a directory search, an audit-log search or a notebook's open link is not for the service.
+ */
+export function scrubSpan<S extends ScrubbableSpan>(span: S): S {
+  span.name = withoutQueryStrings(span.name);
+  if (span.attributes) {
+    for (const [key, value] of Object.entries(span.attributes)) {
+      if (QUERY_ATTRIBUTES.has(key)) delete span.attributes[key];
+      else if (typeof value === 'string') span.attributes[key] = withoutQueryStrings(value);
+      else if (Array.isArray(value)) span.attributes[key] = value.map((v: unknown) => (typeof v === 'string' ? withoutQueryStrings(v) : v));
+    }
+  }
+  return span;
+}
+
 /**
  * Starts Sentry's Node SDK. Imported only when a DSN is set, so without one the API loads none of
  * it and adds nothing to any request.
@@ -87,6 +116,8 @@ export async function startSentry(settings: SentrySettings, release?: string): P
     ],
     beforeBreadcrumb: (crumb) => (crumb.category === 'console' ? null : crumb),
     beforeSend: (event) => scrubEvent(event),
+    // Traces too: every span (the default streamed lifecycle), without query strings.
+    beforeSendSpan: (span) => scrubSpan(span),
   });
   return {
     report(error, request, statusCode) {

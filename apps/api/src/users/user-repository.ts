@@ -37,6 +37,16 @@ function searchCondition(term: string): SQL {
   return sql`(${users.email} like ${prefix} or lower(${users.name}) like ${prefix})`;
 }
 
+/**
+ * The member directory's match: the start of the email (its local part), or the start of a word of
+ * the name. Never the middle of an email: a part of the domain every colleague shares would list
+ * them all.
+ */
+function directorySearchCondition(term: string): SQL {
+  const prefix = `${escapeLike(term.toLowerCase())}%`;
+  return sql`(lower(${users.email}) like ${prefix} or lower(coalesce(${users.name}, '')) like ${prefix} or lower(coalesce(${users.name}, '')) like ${`% ${prefix}`} or lower(coalesce(${users.name}, '')) like ${`%-${prefix}`})`;
+}
+
 /** The only code that reads and writes the users table. */
 export const userRepository = {
   async findById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
@@ -105,7 +115,7 @@ export const userRepository = {
     const rows = await db
       .select({ id: users.id, email: users.email, name: users.name })
       .from(users)
-      .where(and(eq(users.status, 'ACTIVE'), sql`${users.roles} && ${sql.param([...filter.roles])}::text[]`, searchCondition(filter.search)))
+      .where(and(eq(users.status, 'ACTIVE'), sql`${users.roles} && ${sql.param([...filter.roles])}::text[]`, directorySearchCondition(filter.search)))
       .orderBy(asc(users.email))
       .limit(filter.limit + 1);
     return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };

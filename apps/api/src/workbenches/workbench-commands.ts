@@ -107,6 +107,10 @@ interface MemberPlan {
   remove: { userId: string; email: string; role: WorkbenchMemberRole }[];
 }
 
+/** Why a user named as a member was not added: the same for every cause (see planMembers). */
+export const MEMBER_NOT_ADDABLE =
+  'this user cannot be added: only active researchers, data stewards and administrators can be members of a workbench';
+
 /**
  * Decides who the members will be. Users added or given another role must be ACTIVE holders of a
  * data role; others are refused and left as they were. Members not listed are removed. The result
@@ -127,15 +131,11 @@ async function planMembers(
       continue;
     }
     const user = await userRepository.findById(db, pick.id);
-    const why = !user
-      ? 'no user has this id'
-      : user.status !== 'ACTIVE'
-        ? `${user.email} is ${user.status.toLowerCase()}, not active`
-        : !can(user, 'workbenches:read')
-          ? `${user.email} holds no data role (researcher, data steward or administrator)`
-          : null;
-    if (why || !user) {
-      refused.push({ kind: 'user', id: pick.id, reason: why ?? 'no user has this id' });
+    // One sentence whatever the cause (no such user, not active, no data role): the refusal must
+    // not tell the caller who an id belongs to, nor the state of that person's account.
+    const addable = user && user.status === 'ACTIVE' && can(user, 'workbenches:read');
+    if (!addable || !user) {
+      refused.push({ kind: 'user', id: pick.id, reason: MEMBER_NOT_ADDABLE });
       if (existing) kept.set(pick.id, existing.role);
       continue;
     }

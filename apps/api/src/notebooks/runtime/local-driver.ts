@@ -1,14 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, chown, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, open, readdir, readFile, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { checkHost, installHint, LOCAL_ENVIRONMENTS, type HostCheck } from './local-environments';
 import { jupyterActivity, jupyterRequest } from './jupyter-client';
 import { ResourceLimiter } from './resource-limits';
-import { jupyterConfig, SANDBOX_GID, SANDBOX_UID, sandboxArguments } from './sandbox';
+import { HomeVolumes } from './home-volume';
+import { NotebookIdentities, type NotebookIdentity } from './notebook-identity';
+import { NotebookSockets } from './notebook-socket';
+import { ARGS_FD, JUPYTER_PYTHON_CONFIG, jupyterConfig, sandboxArguments } from './sandbox';
+import { writeSeccompFilter } from './seccomp';
 import {
   RuntimeRequestError,
   RuntimeStartError,
@@ -35,6 +39,10 @@ export interface LocalDriverOptions {
   basePath: (notebookId: string) => string;
   /** Sockets live here (short paths: a Unix socket path is limited to 107 bytes). */
   socketRoot?: string;
+  /** Where the notebooks' user ids are claimed; by default `notebook-uids` beside workbenchesDir. */
+  identityRegistry?: string;
+  /** The disk quota of each notebook's home, in MiB. */
+  homeQuotaMb?: number;
   startTimeoutMs?: number;
   /**
    * How long Jupyter gets to shut its kernels down before the sandbox is killed. Short: the
@@ -50,12 +58,15 @@ export interface LocalDriverOptions {
 /** What a running notebook's state file records, so that a restarted API can find its processes. */
 interface StateFile {
   pid: number;
+  /** The process's start time (clock ticks after boot): a pid used again is not taken for it. */
+  startTicks?: number;
   ownerPid: number;
   startedAt: string;
 }
 
 interface Running {
   ref: NotebookRef;
+  identity: NotebookIdentity;
   child: ChildProcess;
   upstream: NotebookUpstream;
   stopping: boolean;
@@ -76,12 +87,19 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
   private readonly exitListeners: RuntimeExitListener[] = [];
   private readonly limiter: ResourceLimiter;
   private readonly socketRoot: string;
+  private readonly sockets: NotebookSockets;
+  private readonly identities: NotebookIdentities;
+  private readonly volumes: HomeVolumes;
   private readonly hostCheck: HostCheck;
+  private seccompFilter?: Promise<string>;
 
   constructor(private readonly options: LocalDriverOptions) {
     this.limiter = options.limiter ?? new ResourceLimiter();
     this.hostCheck = options.hostCheck ?? checkHost();
     this.socketRoot = options.socketRoot ?? path.join(os.tmpdir(), 'hdp-notebooks');
+    this.sockets = new NotebookSockets(this.socketRoot);
+    this.identities = new NotebookIdentities(options.identityRegistry ?? path.join(path.dirname(options.workbenchesDir), 'notebook-uids'));
+    this.volumes = new HomeVolumes(options.homeQuotaMb ?? DEFAULT_HOME_QUOTA_MB);
   }
 
   availability(): RuntimeAvailability {
@@ -103,14 +121,19 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
       detail =
         'Notebooks are not available: the local notebook runtime must run as root, to start each sandbox and drop it to an unprivileged user.';
     }
-    return { available: !detail, detail, environments: detail ? {} : environments, enforcement: this.limiter.describe() };
+    return {
+      available: !detail,
+      detail,
+      environments: detail ? {} : environments,
+      enforcement: { ...this.limiter.describe(), disk: this.volumes.describe() },
+    };
   }
 
   async create(spec: NotebookRuntimeSpec): Promise<void> {
     this.validate(spec);
     const dirs = this.paths(spec);
+    // The mount point of the home's volume: root's, so that nothing can be written to it unmounted.
     await mkdir(dirs.home, { recursive: true, mode: 0o700 });
-    await chown(dirs.home, SANDBOX_UID, SANDBOX_GID);
     await this.start(spec);
   }
 
@@ -145,7 +168,10 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
     this.assertIds(ref);
     await this.stop(ref);
     this.failures.delete(ref.notebookId);
-    await rm(this.paths(ref).root, { recursive: true, force: true });
+    const dirs = this.paths(ref);
+    await this.volumes.unmount(dirs.root);
+    await this.identities.release(dirs.identityFile);
+    await rm(dirs.root, { recursive: true, force: true });
   }
 
   async status(ref: NotebookRef): Promise<RuntimeStatus> {
@@ -179,7 +205,7 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
         if (!state) continue;
         // Another live API process on this host started it: not an orphan.
         if (state.ownerPid !== process.pid && commandLine(state.ownerPid).includes('node')) continue;
-        const alive = commandLine(state.pid).includes(notebookId);
+        const alive = state.startTicks !== undefined ? processStartTicks(state.pid) === state.startTicks : commandLine(state.pid).includes(notebookId);
         if (alive) {
           process.kill(state.pid, 'SIGKILL');
           await this.killGroup(notebookId);
@@ -197,8 +223,24 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
     return outcomes;
   }
 
+  /**
+   * How the proxy reaches a running notebook. The socket path is checked on every call (see
+   * NotebookSockets.verified): a socket of the notebook's own user, in a directory only the
+   * platform can write, never a path the notebook controls. Anything else: as if not running.
+   */
   upstream(notebookId: string): NotebookUpstream | undefined {
-    return this.running.get(notebookId)?.upstream;
+    const running = this.running.get(notebookId);
+    if (!running) return undefined;
+    if (!this.sockets.verified(notebookId, running.identity.uid)) {
+      this.options.logger?.warn({ notebookId }, "the notebook's socket is not the one its server made: refused");
+      return undefined;
+    }
+    return running.upstream;
+  }
+
+  /** The verified socket path of a running notebook (see `upstream`), or undefined. */
+  socketPath(notebookId: string): string | undefined {
+    return this.upstream(notebookId)?.socketPath;
   }
 
   async activity(notebookId: string): Promise<NotebookActivity | undefined> {
@@ -248,7 +290,10 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
       configDir: path.join(runtime, 'jupyter'),
       stateFile: path.join(runtime, 'state.json'),
       logFile: path.join(runtime, 'jupyter.log'),
-      socketDir: path.join(this.socketRoot, ref.notebookId),
+      argsFile: path.join(runtime, 'bwrap.args'),
+      passwd: path.join(runtime, 'passwd'),
+      group: path.join(runtime, 'group'),
+      identityFile: path.join(root, 'identity.json'),
     };
   }
 
@@ -260,36 +305,53 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
     this.failures.delete(spec.notebookId);
 
     if (!existsSync(dirs.home)) throw new RuntimeStartError("The notebook's files are missing.");
+    const identity = await this.identities.of(spec.notebookId, dirs.identityFile);
     await mkdir(dirs.runtime, { recursive: true, mode: 0o700 });
-    await mkdir(dirs.configDir, { recursive: true, mode: 0o755 });
-    await mkdir(this.socketRoot, { recursive: true, mode: 0o711 });
-    await rm(dirs.socketDir, { recursive: true, force: true });
-    await mkdir(dirs.socketDir, { mode: 0o700 });
-    await chown(dirs.socketDir, SANDBOX_UID, SANDBOX_GID);
+    await this.writeJupyterConfig(dirs.configDir, identity, { token, basePath, kernel: environment.kernel });
+    await writeIdentityFiles(dirs.passwd, dirs.group, identity);
+    const seccompFilter = await this.seccomp();
+    await this.volumes.mount(dirs.root, identity.uid, identity.gid).catch((error: unknown) => {
+      throw new RuntimeStartError(`The notebook's home could not be mounted: ${(error as Error).message}`);
+    });
+    await this.sockets.prepare(spec.notebookId, identity.uid, identity.gid);
     await mkdir(dirs.released, { recursive: true, mode: 0o755 });
     await makeReadable(dirs.released);
-    const configFile = path.join(dirs.configDir, 'jupyter_notebook_config.json');
-    await writeFile(configFile, JSON.stringify(jupyterConfig({ token, basePath, kernel: environment.kernel })), { mode: 0o400 });
-    await chown(configFile, SANDBOX_UID, SANDBOX_GID);
 
     const plan = await this.limiter.apply(spec.notebookId, spec.limits);
-    const bwrap = [
-      '/usr/bin/bwrap',
-      ...sandboxArguments(
-        { home: dirs.home, released: dirs.released, socketDir: dirs.socketDir, configDir: dirs.configDir },
-        { limits: spec.limits, accelerator: Boolean(spec.accelerator?.count), jupyterCommand: '/usr/bin/jupyter-notebook' },
-      ),
-    ];
+    const sandbox = sandboxArguments(
+      {
+        home: dirs.home,
+        released: dirs.released,
+        socketDir: this.sockets.sandboxDir(spec.notebookId),
+        configDir: dirs.configDir,
+        passwd: dirs.passwd,
+        group: dirs.group,
+      },
+      { limits: spec.limits, accelerator: Boolean(spec.accelerator?.count), identity },
+    );
+    await writeFile(dirs.argsFile, sandbox.options.map((arg) => `${arg}\0`).join(''), { mode: 0o600 });
+    const bwrap = ['/usr/bin/bwrap', '--args', String(ARGS_FD), '--', ...sandbox.command];
     const command = plan.prlimitArgs.length ? ['/usr/bin/prlimit', ...plan.prlimitArgs, '--', ...bwrap] : bwrap;
-    const log = await open(dirs.logFile, 'w', 0o600);
-    // The launcher joins the notebook's control groups before it becomes the sandbox, so that
-    // every process of the notebook is limited from its first instruction.
-    const child = spawn('/bin/sh', ['-c', 'for f in $HDP_CGROUP_PROCS; do echo $$ > "$f" || exit 97; done; exec "$@"', 'hdp-notebook', ...command], {
-      env: { PATH: '/usr/bin:/bin', HDP_CGROUP_PROCS: plan.cgroupProcs.join(' ') },
-      stdio: ['ignore', log.fd, log.fd],
-    });
-    await log.close();
-    const upstream: NotebookUpstream = { socketPath: path.join(dirs.socketDir, 'jupyter.sock'), token, basePath, homeDir: dirs.home };
+    const handles: FileHandle[] = [];
+    let child: ChildProcess;
+    try {
+      const log = await open(dirs.logFile, 'w', 0o600);
+      handles.push(log);
+      const args = await open(dirs.argsFile, 'r');
+      handles.push(args);
+      const filter = await open(seccompFilter, 'r');
+      handles.push(filter);
+      // The launcher joins the notebook's control groups before it becomes the sandbox, so that
+      // every process of the notebook is limited from its first instruction. bwrap reads its
+      // options and the filter from descriptors 3 and 4, and closes them.
+      child = spawn('/bin/sh', ['-c', 'for f in $HDP_CGROUP_PROCS; do echo $$ > "$f" || exit 97; done; exec "$@"', 'hdp-notebook', ...command], {
+        env: { PATH: '/usr/bin:/bin', HDP_CGROUP_PROCS: plan.cgroupProcs.join(' ') },
+        stdio: ['ignore', log.fd, log.fd, args.fd, filter.fd],
+      });
+    } finally {
+      for (const handle of handles) await handle.close();
+    }
+    const upstream: NotebookUpstream = { socketPath: this.sockets.socketPath(spec.notebookId), token, basePath, homeDir: dirs.home };
     let exitDescription = '';
     const exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
@@ -303,6 +365,7 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
     });
     const running: Running = {
       ref: { notebookId: spec.notebookId, workbenchId: spec.workbenchId },
+      identity,
       child,
       upstream,
       stopping: false,
@@ -310,14 +373,26 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
       done: Promise.resolve(),
     };
     running.done = exited.then(() => this.onExit(running, () => exitDescription));
-    const state: StateFile = { pid: child.pid ?? -1, ownerPid: process.pid, startedAt: new Date().toISOString() };
+    const state: StateFile = {
+      pid: child.pid ?? -1,
+      startTicks: processStartTicks(child.pid ?? -1),
+      ownerPid: process.pid,
+      startedAt: new Date().toISOString(),
+    };
     await writeFile(dirs.stateFile, JSON.stringify(state), { mode: 0o600 });
 
     const deadline = Date.now() + (this.options.startTimeoutMs ?? 30_000);
     let exitedEarly = false;
     void exited.then(() => (exitedEarly = true));
+    let refusal: string | undefined;
     while (!exitedEarly) {
-      const answer = await jupyterRequest(upstream, 'GET', 'api/status', { timeoutMs: 1000 }).catch(() => undefined);
+      // Only once Jupyter's socket is the platform's own link is anything sent to it.
+      const adopted = await this.sockets.adopt(spec.notebookId, identity.uid).catch((error: unknown) => {
+        refusal = (error as Error).message;
+        return false;
+      });
+      if (refusal) break;
+      const answer = adopted ? await jupyterRequest(upstream, 'GET', 'api/status', { timeoutMs: 1000 }).catch(() => undefined) : undefined;
       if (answer?.status === 200) {
         this.running.set(spec.notebookId, running);
         this.options.logger?.info({ notebookId: spec.notebookId, pid: child.pid }, 'notebook server started');
@@ -329,7 +404,9 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
     running.stopping = true;
     child.kill('SIGKILL');
     await running.done;
-    const reason = exitedEarly
+    const reason = refusal
+      ? refusal
+      : exitedEarly
       ? `The notebook server ended as it started (${exitDescription}): ${await logTail(dirs.logFile)}`
       : `The notebook server did not answer within ${Math.round((this.options.startTimeoutMs ?? 30_000) / 1000)} s: ${await logTail(dirs.logFile)}`;
     this.failures.set(spec.notebookId, reason);
@@ -364,11 +441,58 @@ export class LocalNotebookDriver implements NotebookRuntimeDriver {
   private async cleanUp(ref: NotebookRef): Promise<void> {
     const dirs = this.paths(ref);
     await rm(dirs.stateFile, { force: true });
-    await rm(dirs.socketDir, { recursive: true, force: true });
+    await this.sockets.remove(ref.notebookId);
     // The group can be removed only once the kernel has reaped its last task.
     for (let attempt = 0; attempt < 20 && (await this.limiter.pids(ref.notebookId)).length > 0; attempt++) await delay(25);
     await this.limiter.release(ref.notebookId);
+    await this.volumes.unmount(dirs.root).catch((error: unknown) => {
+      this.options.logger?.warn({ err: error, notebookId: ref.notebookId }, "the notebook's home could not be unmounted");
+    });
   }
+
+  /** The sandbox's seccomp filter, made once per driver. */
+  private seccomp(): Promise<string> {
+    this.seccompFilter ??= (async () => {
+      await mkdir(this.socketRoot, { recursive: true, mode: 0o711 });
+      return writeSeccompFilter(this.socketRoot);
+    })();
+    this.seccompFilter.catch(() => (this.seccompFilter = undefined));
+    return this.seccompFilter.catch((error: unknown) => {
+      throw new RuntimeStartError(`The sandbox's seccomp filter could not be made: ${(error as Error).message}`);
+    });
+  }
+
+  /**
+   * Jupyter's configuration directory for this run: the platform's, bound read-only. Only the
+   * token's file is readable by the notebook's user; no `custom/` and an empty data directory, so
+   * that Jupyter's own static custom.js (empty) is what the page loads.
+   */
+  private async writeJupyterConfig(dir: string, identity: NotebookIdentity, options: Parameters<typeof jupyterConfig>[0]): Promise<void> {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(path.join(dir, 'data'), { recursive: true, mode: 0o755 });
+    await chmod(dir, 0o755);
+    const configFile = path.join(dir, 'jupyter_notebook_config.json');
+    await writeFile(configFile, JSON.stringify(jupyterConfig(options)), { mode: 0o400 });
+    await chown(configFile, identity.uid, identity.gid);
+    await writeFile(path.join(dir, 'jupyter_notebook_config.py'), JUPYTER_PYTHON_CONFIG, { mode: 0o444 });
+    // Jupyter otherwise tries, once per home, to copy IPython's old configuration into this directory.
+    await writeFile(path.join(dir, 'migrated'), new Date().toISOString(), { mode: 0o444 });
+  }
+}
+
+/** The home's disk quota when the deployment sets none. */
+export const DEFAULT_HOME_QUOTA_MB = 10_240;
+
+/**
+ * The sandbox's /etc/passwd and /etc/group: the host's, with the notebook's user and group added,
+ * so that programs asking who they are (R, bash, getpass) get a name and the home.
+ */
+async function writeIdentityFiles(passwd: string, group: string, identity: NotebookIdentity): Promise<void> {
+  const hostPasswd = await readFile('/etc/passwd', 'utf8').catch(() => '');
+  const hostGroup = await readFile('/etc/group', 'utf8').catch(() => '');
+  const line = (text: string) => (text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  await writeFile(passwd, `${line(hostPasswd)}notebook:x:${identity.uid}:${identity.gid}:Notebook:/home/nb:/bin/bash\n`, { mode: 0o644 });
+  await writeFile(group, `${line(hostGroup)}notebook:x:${identity.gid}:\n`, { mode: 0o644 });
 }
 
 function delay(ms: number): Promise<void> {
@@ -382,6 +506,19 @@ function commandLine(pid: number): string {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
   } catch {
     return '';
+  }
+}
+
+/** A process's start time in clock ticks after boot (/proc/<pid>/stat, field 22), or undefined. */
+function processStartTicks(pid: number): number | undefined {
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[19]);
+  } catch {
+    return undefined;
   }
 }
 

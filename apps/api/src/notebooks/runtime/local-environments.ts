@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 
 /** How the local driver runs one catalogue environment: a Jupyter kernel from Debian's packages. */
 export interface LocalEnvironment {
@@ -35,6 +36,11 @@ const BASE_REQUIREMENTS: { path: string; debianPackage: string }[] = [
   { path: '/usr/bin/jupyter-notebook', debianPackage: 'jupyter-notebook' },
   { path: '/usr/bin/bwrap', debianPackage: 'bubblewrap' },
   { path: '/usr/bin/setpriv', debianPackage: 'util-linux' },
+  // The seccomp filter is made with libseccomp's Python binding.
+  { path: '/usr/lib/python3/dist-packages/seccomp', debianPackage: 'python3-seccomp' },
+  // Each home is an ext4 image, loop-mounted: its size is the notebook's disk quota.
+  { path: '/usr/sbin/mkfs.ext4', debianPackage: 'e2fsprogs' },
+  { path: '/usr/bin/mount', debianPackage: 'mount' },
 ];
 
 export interface HostCheck {
@@ -47,12 +53,20 @@ export interface HostCheck {
 
 /** Looks at the host once: file checks only, so it costs microseconds at start. */
 export function checkHost(): HostCheck {
-  const missingBase = BASE_REQUIREMENTS.filter((r) => !existsSync(r.path)).map((r) => r.debianPackage);
+  const missingBase = BASE_REQUIREMENTS.filter((r) => !present(r.path)).map((r) => r.debianPackage);
   const missingByEnvironment: Record<string, string[]> = {};
   for (const [id, environment] of Object.entries(LOCAL_ENVIRONMENTS)) {
     missingByEnvironment[id] = environment.requiredPaths.some((p) => !existsSync(p)) ? environment.debianPackages : [];
   }
   return { missingBase, missingByEnvironment, isRoot: process.getuid?.() === 0 };
+}
+
+/** A file, or a Python extension module named without its ABI suffix (`…/seccomp` for `seccomp.cpython-311-….so`). */
+function present(file: string): boolean {
+  if (existsSync(file)) return true;
+  const dir = path.dirname(file);
+  const name = path.basename(file);
+  return existsSync(dir) && readdirSync(dir).some((entry) => entry.startsWith(`${name}.`) && entry.endsWith('.so'));
 }
 
 /** The sentence an operator reads when packages are missing. */

@@ -71,7 +71,7 @@ export interface RuntimeAvailability {
   /** Catalogue environment id → whether it can run here, and what to install when it cannot. */
   environments: Record<string, { available: boolean; detail?: string }>;
   /** How each limit is enforced on this host, for the docs and the operator. */
-  enforcement: { memory: string; cpu: string; processes: string };
+  enforcement: { memory: string; cpu: string; processes: string; disk?: string };
 }
 
 export type RuntimeExitListener = (ref: NotebookRef, status: RuntimeStatus) => void;

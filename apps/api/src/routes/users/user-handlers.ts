@@ -5,6 +5,7 @@ import { notFound } from '../../http/api-error';
 import { signOut } from '../../identity/session-commands';
 import { presentDirectoryUser, presentMe, presentUser } from '../../users/user-presenter';
 import { userRepository, type UserRow } from '../../users/user-repository';
+import { DirectoryThrottle } from '../../users/directory-throttle';
 import { changeUserStatus, USER_NOT_FOUND } from '../../users/user-status-changer';
 import { inviteUsers, resendInvitation } from '../../users/user-inviter';
 
@@ -14,6 +15,14 @@ import { inviteUsers, resendInvitation } from '../../users/user-inviter';
  * every few seconds, so an answer never outlives the record it was made from.
  */
 const meAnswers = new WeakMap<UserRow, Buffer>();
+
+/** One directory throttle per running API (its services), so that apps in one process do not share it. */
+const directoryThrottles = new WeakMap<object, DirectoryThrottle>();
+function directoryThrottle(services: object): DirectoryThrottle {
+  let throttle = directoryThrottles.get(services);
+  if (!throttle) directoryThrottles.set(services, (throttle = new DirectoryThrottle()));
+  return throttle;
+}
 
 export const userHandlers: RouteHandlers = {
   getMe: async (request, reply) => {
@@ -52,6 +61,7 @@ export const userHandlers: RouteHandlers = {
    */
   searchUserDirectory: async (request) => {
     const { search, limit } = request.query;
+    directoryThrottle(request.server.services).take(currentUser(request).id);
     const { rows, more } = await userRepository.directory(request.server.services.db, { search, limit, roles: rolesFor('workbenches:read') });
     return { users: rows.map(presentDirectoryUser), more };
   },

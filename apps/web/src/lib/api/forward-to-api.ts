@@ -6,6 +6,11 @@ import { browserAddress, clientAddressHeaders } from '../auth/client-address';
 
 /** Request headers that describe one hop and must not be forwarded. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+/**
+ * What the browser gets of a service other than the API's answer: how to read the body, nothing
+ * else. Above all no `Set-Cookie`: a third party must not set cookies on the app's own origin.
+ */
+const FROM_SERVICES = new Set(['content-type', 'content-length', 'content-encoding', 'cache-control']);
 /** Only this server may name the browser's address: a browser's own claim is dropped. */
 const NOT_FROM_BROWSER = new Set([...HOP_BY_HOP, CLIENT_ADDRESS_HEADER, CLIENT_ADDRESS_SIGNATURE_HEADER]);
 
@@ -18,7 +23,8 @@ export interface ForwardOptions {
   path?: string;
   /**
    * For a service other than the API (analytics, error reporting): only these request headers go
-   * out, and no client address, so the service gets no cookie, token or address.
+   * out, and no client address, so the service gets no cookie, token or address; and only the
+   * headers that describe the body come back (FROM_SERVICES).
    */
   onlyHeaders?: ReadonlySet<string>;
   /** The detail of the 502 when the target does not answer. */
@@ -49,7 +55,8 @@ export function forwardToApi(req: IncomingMessage, res: ServerResponse, options:
     const upstream = client.request(target, { method: req.method, headers }, (answer) => {
       const out: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(answer.headers)) {
-        if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
+        if (HOP_BY_HOP.has(name) || value === undefined) continue;
+        if (!options.onlyHeaders || FROM_SERVICES.has(name)) out[name] = value;
       }
       res.writeHead(answer.statusCode ?? 502, out);
       answer.pipe(res);

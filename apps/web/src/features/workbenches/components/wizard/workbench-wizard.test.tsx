@@ -132,10 +132,10 @@ describe('the workbench wizard', { timeout: 60_000 }, () => {
     expect(screen.getByRole('button', { name: `Remove ${ME.email}` })).toBeDisabled();
     expect(screen.getByRole('button', { name: `Remove ${ME.email}` })).toHaveAccessibleDescription('You are the only owner: make someone else an owner first.');
 
-    // Colleagues are found in the member directory once two characters are typed and typing pauses.
+    // Colleagues are found in the member directory once three characters are typed and typing pauses.
     const person = screen.getByRole('combobox', { name: 'Person (name or email)' });
     await userEvent.click(person);
-    expect(await screen.findByText('Type at least 2 characters of a name or an email.')).toBeInTheDocument();
+    expect(await screen.findByText('Type at least 3 characters of a name or an email.')).toBeInTheDocument();
     await userEvent.type(person, 'ros');
     expect(await screen.findByText('Everyone found for “ros” is already a member.')).toBeInTheDocument();
     await userEvent.clear(person);
