@@ -5,7 +5,7 @@ import { ApiError, tooManyRequests, unauthorized } from '../http/api-error';
 import { userRepository, type UserRow } from '../users/user-repository';
 import { verifyPassword } from './passwords';
 import { refreshTokenRepository } from './refresh-tokens';
-import { releaseSignInAttempt, reserveSignInAttempt } from './sign-in-throttle';
+import { recordSignInFailure, releaseSignInAttempt, reserveSignInAttempt } from './sign-in-throttle';
 
 const INVALID_CREDENTIALS = 'Invalid email or password.';
 
@@ -48,7 +48,8 @@ export async function signIn(
   const local = user?.userSource === 'LOCAL' ? user : undefined;
   const passwordOk = await verifyPassword(input.password, local?.passwordHash);
   if (!local || !passwordOk) {
-    // The reservation stays: it is this failure's count.
+    // The account's reservation stays: it is this failure's count; the address is charged now.
+    await recordSignInFailure(db, address);
     await recordAuditEvent(db, { ...failureContext, actorId: local?.id ?? null }, {
       eventType: 'AUTH_SIGN_IN_FAILED',
       outcome: 'FAILURE',
@@ -58,6 +59,7 @@ export async function signIn(
     throw unauthorized(INVALID_CREDENTIALS);
   }
   if (local.status !== 'ACTIVE' || local.roles.length === 0) {
+    await recordSignInFailure(db, address);
     await recordAuditEvent(db, { ...failureContext, actorId: local.id }, {
       eventType: 'AUTH_SIGN_IN_FAILED',
       outcome: 'DENIED',
@@ -70,7 +72,7 @@ export async function signIn(
   }
 
   return db.transaction(async (tx) => {
-    await releaseSignInAttempt(tx, email, address);
+    await releaseSignInAttempt(tx, email);
     const refreshToken = await refreshTokenRepository.issue(tx, local.id);
     await appendAuditEntry(tx, { ...context, actorId: local.id, actorEmail: local.email }, {
       eventType: 'AUTH_SIGN_IN',
