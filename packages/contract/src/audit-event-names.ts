@@ -52,6 +52,15 @@ export const AUDIT_EVENT_TYPES = [
   'NOTEBOOK_DELETED',
   'NOTEBOOK_OPENED',
   'VISUALISATION_TOKEN_ISSUED',
+  // Multi-factor authentication and sessions
+  'MFA_ENROLLED',
+  'MFA_RENAMED',
+  'MFA_REMOVED',
+  'MFA_RESET',
+  'MFA_FAILED',
+  'RECOVERY_CODE_USED',
+  'RECOVERY_CODES_REGENERATED',
+  'SESSION_ENDED',
 ] as const;
 
 /** How an audited action ended. */

@@ -29,6 +29,9 @@ export const PERMISSIONS = {
   workbenches: { list: DATA_USERS, read: DATA_USERS, create: WORKBENCH_MAKERS, update: WORKBENCH_MAKERS, delete: DATA_USERS },
   notebooks: { list: DATA_USERS, create: DATA_USERS, start: DATA_USERS, stop: DATA_USERS, delete: DATA_USERS, open: DATA_USERS },
   visualisation: { issueToken: DATA_USERS },
+  // Sign-in security: a person's own second factors and sessions; an administrator's reset of another's.
+  account: { manageFactors: ALL, manageSessions: ALL },
+  userSecurity: { resetFactors: ADMINS, endSessions: ADMINS },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 
 export type Resource = keyof typeof PERMISSIONS;

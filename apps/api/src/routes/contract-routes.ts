@@ -15,6 +15,7 @@ import { cohortHandlers } from './cohorts/cohort-handlers';
 import { visualisationHandlers } from './visualisation/visualisation-handlers';
 import { workbenchHandlers } from './workbenches/workbench-handlers';
 import { notebookHandlers } from './notebooks/notebook-handlers';
+import { accountHandlers } from './account/account-handlers';
 
 /** Every implemented handler, by the contract's route id. */
 const HANDLERS: RouteHandlers = {
@@ -29,6 +30,7 @@ const HANDLERS: RouteHandlers = {
   ...visualisationHandlers,
   ...workbenchHandlers,
   ...notebookHandlers,
+  ...accountHandlers,
 };
 
 /** `/api/v1/users/{userId}/` → `/api/v1/users/:userId/` */
