@@ -70,7 +70,7 @@ const apiPort = 18_000 + Math.floor(Math.random() * 1000);
 const api = await startProcess(
   ['--import', 'tsx', 'src/main.ts'],
   path.join(repoRoot, 'apps/api'),
-  { DATA_DIR: dataDir, API_PORT: String(apiPort), ADMIN_PASSWORD: password, LOG_LEVEL: logLevel },
+  { DATA_DIR: dataDir, API_PORT: String(apiPort), ADMIN_PASSWORD: password, LOG_LEVEL: logLevel, MFA_REQUIRED: 'false' },
   /API listening on http:\/\/127\.0\.0\.1:(\d+)/,
 );
 try {

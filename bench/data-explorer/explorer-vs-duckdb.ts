@@ -71,7 +71,7 @@ GROUP BY 1, 2, 3, 4`;
 function start(dataDir: string, port: number, password: string, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: path.join(root, 'apps/api'),
-    env: { ...process.env, DATA_DIR: dataDir, API_PORT: String(port), ADMIN_PASSWORD: password, DEMO_PERSONS: '0', QUERY_RATE_PER_MINUTE: '10000', QUERY_DAILY_BUDGET: '1000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, API_PORT: String(port), ADMIN_PASSWORD: password, MFA_REQUIRED: 'false', DEMO_PERSONS: '0', QUERY_RATE_PER_MINUTE: '10000', QUERY_DAILY_BUDGET: '1000000', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {

@@ -43,7 +43,8 @@ export async function startApi(env: NodeJS.ProcessEnv) {
     ['--import', 'tsx', 'src/main.ts'],
     path.join(repoRoot, 'apps/api'),
     // Benchmarks measure speed, not the per-user query limits against averaging: those are lifted.
-    { LOG_LEVEL: 'warn', QUERY_RATE_PER_MINUTE: '10000', QUERY_DAILY_BUDGET: '1000000', ...env, API_PORT: String(port) },
+    // Password-only sign-in (MFA_REQUIRED=false): the benchmarks' accounts have no second factor.
+    { LOG_LEVEL: 'warn', QUERY_RATE_PER_MINUTE: '10000', QUERY_DAILY_BUDGET: '1000000', MFA_REQUIRED: 'false', ...env, API_PORT: String(port) },
     /API listening on http:\/\/127\.0\.0\.1:(\d+)/,
   );
   return { ...started, url: `http://127.0.0.1:${started.port}` };

@@ -46,6 +46,10 @@ const EnvSchema = z.object({
   OIDC_JWKS_URI: z.url().optional(),
   OIDC_ALGORITHMS: z.string().default('RS256,ES256'),
   OIDC_MAX_TOKEN_LIFETIME_SECONDS: z.coerce.number().int().positive().default(3600),
+  OIDC_REQUIRED_ACR: z.string().optional(),
+  OIDC_REQUIRED_AMR: z.string().optional(),
+  MFA_REQUIRED: booleanFromEnv.default(true),
+  MFA_ISSUER_NAME: z.string().min(1).max(100).default('Health Data Platform'),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   WEB_URL: z.url().default('http://localhost:3000'),
   INVITATION_TTL_DAYS: z.coerce.number().positive().max(90).default(LIMITS.defaultInvitationTtlDays),
@@ -112,6 +116,21 @@ export interface ExternalIssuerConfig {
   maxTokenLifetimeSeconds: number;
   jwksUri?: string;
   algorithms: string[];
+  /** The `acr` values, any one of which a token must carry (none: no requirement). */
+  requiredAcr: string[];
+  /** The `amr` values a token must all carry (none: no requirement). */
+  requiredAmr: string[];
+}
+
+/** Multi-factor authentication of local accounts. */
+export interface MfaConfig {
+  /** Every local account must use a second factor (enrolled at first sign-in); tokens without one are refused. */
+  required: boolean;
+  /** The name authenticator apps show beside the account. */
+  issuerName: string;
+  /** WebAuthn: the relying party id (the web app's host) and the origin the browser signs. */
+  rpId: string;
+  origin: string;
 }
 
 export interface Config {
@@ -130,6 +149,7 @@ export interface Config {
   clientAddressSecret?: string;
   admin: { email: string; password?: string; name: string };
   externalIssuer?: ExternalIssuerConfig;
+  mfa: MfaConfig;
   bodyLimitBytes: number;
   /** The web app's public URL: invitation links point there. */
   webUrl: string;
@@ -244,8 +264,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           maxTokenLifetimeSeconds: e.OIDC_MAX_TOKEN_LIFETIME_SECONDS,
           jwksUri: e.OIDC_JWKS_URI,
           algorithms: e.OIDC_ALGORITHMS.split(',').map((a) => a.trim()).filter(Boolean),
+          requiredAcr: listOf(e.OIDC_REQUIRED_ACR),
+          requiredAmr: listOf(e.OIDC_REQUIRED_AMR),
         }
       : undefined,
+    mfa: {
+      required: e.MFA_REQUIRED,
+      issuerName: e.MFA_ISSUER_NAME,
+      rpId: new URL(e.WEB_URL).hostname,
+      origin: new URL(e.WEB_URL).origin,
+    },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     webUrl: e.WEB_URL.replace(/\/$/, ''),
     invitationTtlDays: e.INVITATION_TTL_DAYS,
@@ -320,6 +348,8 @@ function outputSettingsFrom(e: z.infer<typeof EnvSchema>): OutputSettings {
     requiredReviews: e.OUTPUT_REQUIRED_REVIEWS,
   };
 }
+/** A comma-separated list, blanks dropped. */
+const listOf = (value: string | undefined) => (value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 
 /** The variables that turn the visualisation tokens on, all needed together. */
 export const VIZZLY_REQUIRED_VARIABLES = ['VIZZLY_PRIVATE_KEY', 'VIZZLY_PROJECT_ID', 'VIZZLY_DATA_SET_IDS'] as const;

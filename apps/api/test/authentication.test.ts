@@ -23,10 +23,18 @@ describe('every protected route requires a bearer token', () => {
     expect(SPEC_ROUTE_IDS).toHaveLength(39);
     for (const id of SPEC_ROUTE_IDS) expect(protectedIds).toContain(id);
     expect(protectedRoutes.filter(([, r]) => r.beyondSpec).map(([id]) => id).sort()).toEqual(
-      ['createCohort', 'getCohort', 'getDataset', 'listDocuments', 'openNotebook', 'refreshCohort', 'searchConcepts', 'searchUserDirectory', 'verifyAuditLog'].sort(),
+      ['createCohort', 'getCohort', 'getDataset', 'listDocuments', 'openNotebook', 'refreshCohort', 'searchConcepts', 'searchUserDirectory', 'verifyAuditLog']
+        .concat(SIGN_IN_SECURITY_ROUTES)
+        .sort(),
     );
   });
 });
+
+/** The account page's second factors and sessions, and an administrator's reset of them. */
+const SIGN_IN_SECURITY_ROUTES = [
+  'getMyMfa', 'startTotpEnrolment', 'confirmTotpEnrolment', 'webauthnRegistrationOptions', 'registerWebauthn', 'renameMfaFactor',
+  'removeMfaFactor', 'regenerateRecoveryCodes', 'listMySessions', 'endMySession', 'endAllMySessions', 'resetUserMfa', 'endUserSessions',
+];
 
 describe('id token verification', () => {
   const me = (token: string) => t.request({ method: 'GET', url: '/api/v1/users/me/', token });

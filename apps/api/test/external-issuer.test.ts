@@ -86,3 +86,30 @@ describe('an external OIDC issuer', () => {
     expect((await me(await externalToken({ email: 'ext.user@example.org', email_verified: false }))).statusCode).toBe(401);
   });
 });
+
+describe('a provider that must enforce multi-factor authentication', () => {
+  it('refuses provider tokens without the required acr or amr, saying why, and takes those with it', async () => {
+    const strict = await startTestApp(
+      { OIDC_ISSUER: issuer, OIDC_AUDIENCE: 'platform-client', OIDC_REQUIRED_ACR: 'mfa,2', OIDC_REQUIRED_AMR: 'mfa' },
+      { ...(t.config.databaseUrl && { sameDatabaseAs: t }) },
+    );
+    try {
+      if (!t.config.databaseUrl) {
+        await userRepository.insert(strict.services.db, {
+          email: 'ext.user@example.org', name: 'External', roles: ['RESEARCHER'], status: 'ACTIVE', userSource: 'EXTERNAL',
+        });
+      }
+      const call = async (claims: Record<string, unknown>) =>
+        strict.request({ method: 'GET', url: '/api/v1/users/me/', token: await externalToken({ email: 'ext.user@example.org', ...claims }) });
+      const noAcr = await call({ amr: ['pwd', 'mfa'] });
+      expect(noAcr.statusCode).toBe(401);
+      expect(noAcr.json().detail).toMatch(/without the multi-factor authentication this platform requires \(acr null, required one of mfa, 2\)/);
+      const noMfaAmr = await call({ acr: 'mfa', amr: ['pwd'] });
+      expect(noMfaAmr.statusCode).toBe(401);
+      expect(noMfaAmr.json().detail).toMatch(/amr lacks mfa/);
+      expect((await call({ acr: '2', amr: ['pwd', 'mfa'] })).statusCode).toBe(200);
+    } finally {
+      await strict.close();
+    }
+  });
+});

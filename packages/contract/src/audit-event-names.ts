@@ -78,6 +78,15 @@ export const AUDIT_EVENT_TYPES = [
   'EGRESS_HOLD_PLACED',
   'EGRESS_HOLD_LIFTED',
   'NOTEBOOK_ACCESS_REVOKED',
+  // Multi-factor authentication and sessions
+  'MFA_ENROLLED',
+  'MFA_RENAMED',
+  'MFA_REMOVED',
+  'MFA_RESET',
+  'MFA_FAILED',
+  'RECOVERY_CODE_USED',
+  'RECOVERY_CODES_REGENERATED',
+  'SESSION_ENDED',
 ] as const;
 
 /** How an audited action ended. */

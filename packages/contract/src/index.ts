@@ -19,3 +19,4 @@ export * from './schemas/visualisation';
 export * from './output-lifecycle';
 export * from './schemas/outputs';
 export * from './schemas/notebook-holds';
+export * from './schemas/mfa';

@@ -47,7 +47,7 @@ describe('the permission matrix', () => {
 
   it('lists the permissions an actor holds', () => {
     const auditor = permissionsOf({ status: 'ACTIVE', roles: ['AUDITOR'] });
-    expect(auditor).toEqual(['me:read', 'me:logout', 'auditLog:read']);
+    expect(auditor).toEqual(['me:read', 'me:logout', 'auditLog:read', 'account:manageFactors', 'account:manageSessions']);
     expect(permissionsOf({ status: 'DISABLED', roles: ['ADMIN'] })).toEqual([]);
   });
 

@@ -37,6 +37,9 @@ export const PERMISSIONS = {
   disclosure: { reviewWithheld: STEWARDS },
   /** Holds placed on a user's notebooks by the egress hard limit: only an administrator sees and lifts them. */
   notebookHolds: { list: ADMINS, lift: ADMINS },
+  // Sign-in security: a person's own second factors and sessions; an administrator's reset of another's.
+  account: { manageFactors: ALL, manageSessions: ALL },
+  userSecurity: { resetFactors: ADMINS, endSessions: ADMINS },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 
 export type Resource = keyof typeof PERMISSIONS;

@@ -35,6 +35,26 @@ import { Notebook, NotebookCreate, NotebookList, NotebookListQuery, NotebookOpen
 import { NotebookHold, NotebookHoldList } from './schemas/notebook-holds';
 import { VisualisationTokens } from './schemas/visualisation';
 import {
+  EnrolledFactor,
+  FactorRename,
+  MfaChallengeRequest,
+  MfaEnrolAtSignInRequest,
+  MfaEnrolAtSignInResponse,
+  MfaSignInOptions,
+  MfaStatus,
+  MfaTokenRequest,
+  MfaTokenResponse,
+  RecoveryCodes,
+  SessionList,
+  SessionsEnded,
+  SignInResponse,
+  TotpConfirmRequest,
+  TotpEnrolRequest,
+  TotpEnrolment,
+  WebauthnRegisterRequest,
+  WebauthnRegistrationOptions,
+} from './schemas/mfa';
+import {
   OutputCandidateList,
   ReleaseCommentInput,
   ReleaseDecisionInput,
@@ -86,8 +106,8 @@ export const ROUTES = {
   // Identity (embedded issuer)
   issueToken: {
     method: 'POST', path: '/api/v1/auth/token/', beyondSpec: true, tag: 'auth', access: { public: true },
-    summary: 'Sign in with email and password; returns an id token and a refresh token',
-    body: TokenRequest, responses: { 200: TokenResponse },
+    summary: 'Sign in with email and password; returns an id token and a refresh token, or a challenge for the second factor',
+    body: TokenRequest, responses: { 200: SignInResponse },
   },
   refreshToken: {
     method: 'POST', path: '/api/v1/auth/refresh/', beyondSpec: true, tag: 'auth', access: { public: true },
@@ -482,6 +502,81 @@ export const ROUTES = {
     method: 'POST', path: '/api/v1/notebook-holds/{holdId}/lift/', tag: 'notebooks', beyondSpec: true,
     access: { permission: 'notebookHolds:lift' }, summary: 'Lift a hold: the user may start and open notebooks again', params: p({ holdId: Id }),
     responses: { 200: NotebookHold },
+  },
+
+  // Multi-factor sign-in (public: the challenge from the password step is the credential)
+  issueMfaToken: {
+    method: 'POST', path: '/api/v1/auth/token/mfa/', beyondSpec: true, tag: 'auth', access: { public: true },
+    summary: "Sign-in's second step: the password step's challenge with an authenticator code, recovery code or passkey; returns the tokens",
+    body: MfaTokenRequest, responses: { 200: MfaTokenResponse },
+  },
+  mfaSignInOptions: {
+    method: 'POST', path: '/api/v1/auth/mfa/options/', beyondSpec: true, tag: 'auth', access: { public: true },
+    summary: 'WebAuthn options for signing in with a passkey (null when the person has none)',
+    body: MfaChallengeRequest, responses: { 200: MfaSignInOptions },
+  },
+  enrolMfaAtSignIn: {
+    method: 'POST', path: '/api/v1/auth/mfa/enrol/', beyondSpec: true, tag: 'auth', access: { public: true },
+    summary: 'Start enrolling a first second factor during sign-in (when the platform requires one and the person has none)',
+    body: MfaEnrolAtSignInRequest, responses: { 200: MfaEnrolAtSignInResponse },
+  },
+
+  // The account page: one's own second factors and sessions
+  getMyMfa: {
+    method: 'GET', path: '/api/v1/users/me/mfa/', beyondSpec: true, tag: 'account', access: { permission: 'account:manageFactors' },
+    summary: "The caller's second factors and how many recovery codes are left", responses: { 200: MfaStatus },
+  },
+  startTotpEnrolment: {
+    method: 'POST', path: '/api/v1/users/me/mfa/totp/', beyondSpec: true, tag: 'account', access: { permission: 'account:manageFactors' },
+    summary: 'Start adding an authenticator app: a secret and its QR code; the factor counts once a code is confirmed',
+    body: TotpEnrolRequest, responses: { 200: TotpEnrolment },
+  },
+  confirmTotpEnrolment: {
+    method: 'POST', path: '/api/v1/users/me/mfa/totp/{factorId}/confirm/', beyondSpec: true, tag: 'account',
+    access: { permission: 'account:manageFactors' }, summary: 'Confirm an authenticator app with a code it shows',
+    params: p({ factorId: Id }), body: TotpConfirmRequest, responses: { 200: EnrolledFactor },
+  },
+  webauthnRegistrationOptions: {
+    method: 'POST', path: '/api/v1/users/me/mfa/webauthn/options/', beyondSpec: true, tag: 'account',
+    access: { permission: 'account:manageFactors' }, summary: 'Options for registering a passkey or security key', responses: { 200: WebauthnRegistrationOptions },
+  },
+  registerWebauthn: {
+    method: 'POST', path: '/api/v1/users/me/mfa/webauthn/', beyondSpec: true, tag: 'account', access: { permission: 'account:manageFactors' },
+    summary: "Register a passkey or security key from the browser's answer to the options", body: WebauthnRegisterRequest,
+    responses: { 200: EnrolledFactor },
+  },
+  renameMfaFactor: {
+    method: 'PATCH', path: '/api/v1/users/me/mfa/{factorId}/', beyondSpec: true, tag: 'account', access: { permission: 'account:manageFactors' },
+    summary: 'Rename a second factor', params: p({ factorId: Id }), body: FactorRename, responses: { 200: EnrolledFactor },
+  },
+  removeMfaFactor: {
+    method: 'DELETE', path: '/api/v1/users/me/mfa/{factorId}/', beyondSpec: true, tag: 'account', access: { permission: 'account:manageFactors' },
+    summary: 'Remove a second factor (never the last one while the platform requires one)', params: p({ factorId: Id }), responses: { 204: z.null() },
+  },
+  regenerateRecoveryCodes: {
+    method: 'POST', path: '/api/v1/users/me/mfa/recovery-codes/', beyondSpec: true, tag: 'account',
+    access: { permission: 'account:manageFactors' }, summary: 'Ten new recovery codes (shown once); the old ones stop working', responses: { 200: RecoveryCodes },
+  },
+  listMySessions: {
+    method: 'GET', path: '/api/v1/users/me/sessions/', beyondSpec: true, tag: 'account', access: { permission: 'account:manageSessions' },
+    summary: "The caller's active sessions (device, address, last use)", responses: { 200: SessionList },
+  },
+  endMySession: {
+    method: 'DELETE', path: '/api/v1/users/me/sessions/{sessionId}/', beyondSpec: true, tag: 'account', access: { permission: 'account:manageSessions' },
+    summary: "End one of the caller's sessions", params: p({ sessionId: Id }), responses: { 204: z.null() },
+  },
+  endAllMySessions: {
+    method: 'DELETE', path: '/api/v1/users/me/sessions/', beyondSpec: true, tag: 'account', access: { permission: 'account:manageSessions' },
+    summary: "End all of the caller's sessions", responses: { 200: SessionsEnded },
+  },
+  resetUserMfa: {
+    method: 'POST', path: '/api/v1/users/mfa-reset/{userId}/', beyondSpec: true, tag: 'users', access: { permission: 'userSecurity:resetFactors' },
+    summary: "Remove a person's second factors and recovery codes; they enrol again at their next sign-in (their sessions end)",
+    params: p({ userId: Id }), responses: { 204: z.null() },
+  },
+  endUserSessions: {
+    method: 'POST', path: '/api/v1/users/sessions-end/{userId}/', beyondSpec: true, tag: 'users', access: { permission: 'userSecurity:endSessions' },
+    summary: "End all of a person's sessions", params: p({ userId: Id }), responses: { 200: SessionsEnded },
   },
 } as const satisfies Record<string, RouteContract>;
 

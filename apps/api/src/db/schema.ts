@@ -64,6 +64,11 @@ export const refreshTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    /** How the session's sign-in was authenticated (`pwd`, `otp`, `hwk`, …): carried by every rotation. */
+    amr: text('amr').array().notNull().default(sql`'{}'::text[]`),
+    /** The device (User-Agent) and client address that started the session, for the sessions list. */
+    userAgent: text('user_agent'),
+    clientAddress: text('client_address'),
   },
   (t) => [
     uniqueIndex('refresh_tokens_token_hash_key').on(t.tokenHash),
@@ -637,3 +642,77 @@ export const notebookEgressHolds = pgTable(
   },
   (t) => [index('notebook_egress_holds_user_idx').on(t.userId)],
 );
+
+/**
+ * A person's second factors: authenticator apps (TOTP) and passkeys / security keys (WebAuthn).
+ * A TOTP factor is pending (`confirmed_at` null) until its first code is checked.
+ */
+export const mfaFactors = pgTable(
+  'mfa_factors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'TOTP' | 'WEBAUTHN'>().notNull(),
+    name: text('name').notNull(),
+    /** TOTP: the base32 shared secret. */
+    totpSecret: text('totp_secret'),
+    /** TOTP: the last time step accepted; a code of that step or earlier is a replay. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /** WebAuthn: the credential id (base64url), its COSE public key (base64url) and signature counter. */
+    credentialId: text('credential_id'),
+    publicKey: text('public_key'),
+    signCount: bigint('sign_count', { mode: 'number' }),
+    transports: text('transports').array(),
+    createdAt: createdAt(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('mfa_factors_user_idx').on(t.userId), uniqueIndex('mfa_factors_credential_id_key').on(t.credentialId)],
+);
+
+/** Single-use recovery codes; only their SHA-256 is stored. */
+export const mfaRecoveryCodes = pgTable(
+  'mfa_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: createdAt(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('mfa_recovery_codes_user_code_key').on(t.userId, t.codeHash)],
+);
+
+/**
+ * The short-lived challenge between a checked password and the second factor. Only its SHA-256 is
+ * stored; it is used once. `webauthn_challenge` is the WebAuthn challenge last handed out for it.
+ */
+export const mfaChallenges = pgTable(
+  'mfa_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    webauthnChallenge: text('webauthn_challenge'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('mfa_challenges_token_hash_key').on(t.tokenHash)],
+);
+
+/** The WebAuthn registration challenge a signed-in person was last given (one at a time per person). */
+export const webauthnRegistrations = pgTable('webauthn_registrations', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  challenge: text('challenge').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import { can, rolesFor, type Permission } from '@hdp/contract';
+import { can, rolesFor, SECOND_FACTOR_REQUIRED_DETAIL, type Permission } from '@hdp/contract';
+import type { VerifiedIdentity } from '../identity/id-tokens';
 import { recordAuditEvent } from '../audit/audit-trail';
 import type { UserRow } from '../users/user-repository';
 import { forbidden, unauthorized } from './api-error';
@@ -26,6 +27,7 @@ function bearerToken(header: string | undefined): string | undefined {
  */
 export function registerAuthentication(app: FastifyInstance): void {
   app.decorateRequest('user', undefined);
+  app.decorateRequest('sessionId', undefined);
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access || 'public' in access) return;
@@ -40,22 +42,45 @@ function authenticate(app: FastifyInstance, permission: Permission): onRequestHo
     const token = bearerToken(request.headers.authorization);
     if (!token) return done(unauthorized());
     const identity = idTokens.cachedIdentity(token);
+    if (identity && !enoughFactors(identity)) return done(unauthorized(SECOND_FACTOR_REQUIRED_DETAIL));
     const known = identity && principals.cached(identity);
-    if (known) return admit(app, request, known, permission, done);
+    if (known) return admit(app, request, known, permission, done, identity);
+    let verifiedIdentity: VerifiedIdentity;
     idTokens
       .verify(token)
-      .then((verified) => principals.resolve(verified))
+      .then((verified) => {
+        if (!enoughFactors(verified)) throw unauthorized(SECOND_FACTOR_REQUIRED_DETAIL);
+        verifiedIdentity = verified;
+        return principals.resolve(verified);
+      })
       .then((user) => {
         if (!user) return done(unauthorized('No platform account matches this token; ask an administrator for an invitation.'));
-        admit(app, request, user, permission, done);
+        admit(app, request, user, permission, done, verifiedIdentity);
       }, done);
   };
+
+  /**
+   * Where the platform requires a second factor, an embedded token must say it had one (`acr`); a
+   * token from before this was required, or minted from a password alone, is refused. Tokens of an
+   * outside provider answer to OIDC_REQUIRED_ACR / OIDC_REQUIRED_AMR instead, checked on verification.
+   */
+  function enoughFactors(identity: VerifiedIdentity): boolean {
+    return !app.services.config.mfa.required || identity.issuer !== 'embedded' || identity.multiFactor;
+  }
 }
 
 /** Lets an ACTIVE user through when the matrix allows; a denial is audited, then answered 403. */
-function admit(app: FastifyInstance, request: FastifyRequest, user: UserRow, permission: Permission, done: HookHandlerDoneFunction): void {
+function admit(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  user: UserRow,
+  permission: Permission,
+  done: HookHandlerDoneFunction,
+  identity: VerifiedIdentity,
+): void {
   if (user.status !== 'ACTIVE') return done(unauthorized(`This account is ${user.status.toLowerCase()}.`));
   request.user = user;
+  if (identity.issuer === 'embedded') request.sessionId = identity.sessionId;
   if (can(user, permission)) return done();
   const allowed = rolesFor(permission);
   recordAuditEvent(app.services.db, auditContextOf(request), {

@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user, set by the authentication hook on every protected route. */
     user?: UserRow;
+    /** The session (refresh-token family) an embedded id token belongs to, when it names one. */
+    sessionId?: string;
   }
   interface FastifyInstance {
     services: AppServices;

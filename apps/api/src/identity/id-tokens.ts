@@ -9,7 +9,7 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
-import { LIMITS } from '@hdp/contract';
+import { ACR, LIMITS } from '@hdp/contract';
 import type { Config, ExternalIssuerConfig } from '../config';
 import { unauthorized } from '../http/api-error';
 import { textProblem } from '../http/input-guard';
@@ -17,8 +17,17 @@ import { SIGNING_ALGORITHM, type SigningKeyStore } from './signing-keys';
 
 /** Who a verified token speaks for. Embedded tokens name the user id; external ones an email. */
 export type VerifiedIdentity =
-  | { issuer: 'embedded'; userId: string }
+  | { issuer: 'embedded'; userId: string; multiFactor: boolean; sessionId?: string }
   | { issuer: 'external'; email: string };
+
+/** How an embedded id token's sign-in was authenticated, and the session (refresh-token family) it belongs to. */
+export interface Authentication {
+  amr: string[];
+  sessionId: string;
+}
+
+/** A password and a second factor: what `acr` says about a sign-in with these `amr` values. */
+export const acrOf = (amr: readonly string[]) => (amr.includes('mfa') ? ACR.multiFactor : ACR.singleFactor);
 
 /** Tokens are cached once verified, until they expire; a bounded map keeps memory flat. */
 const VERIFIED_CACHE_MAX = 10_000;
@@ -57,9 +66,10 @@ export class IdTokenService {
   }
 
   /** Signs an id token for a user of the embedded issuer. */
-  async issue(user: { id: string; email: string; name: string | null }): Promise<string> {
+  async issue(user: { id: string; email: string; name: string | null }, authentication: Authentication): Promise<string> {
     const { kid, privateKey } = this.keys.signingKey();
-    return new SignJWT({ email: user.email, name: user.name ?? undefined })
+    const { amr, sessionId } = authentication;
+    return new SignJWT({ email: user.email, name: user.name ?? undefined, amr, acr: acrOf(amr), sid: sessionId })
       .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid, typ: 'JWT' })
       .setIssuer(this.config.publicUrl)
       .setAudience(this.config.tokenAudience)
@@ -97,7 +107,13 @@ export class IdTokenService {
       payload = await this.verifyEmbedded(token);
       checkLifetime(payload, LIMITS.idTokenTtlSeconds);
       if (typeof payload.sub !== 'string' || !USER_ID.test(payload.sub)) throw unauthorized('The token\'s subject is not a user of this platform.');
-      identity = { issuer: 'embedded', userId: payload.sub.toLowerCase() };
+      identity = {
+        issuer: 'embedded',
+        userId: payload.sub.toLowerCase(),
+        // A token from before second factors existed has no acr: it counts as a password alone.
+        multiFactor: payload.acr === ACR.multiFactor,
+        ...(typeof payload.sid === 'string' && { sessionId: payload.sid }),
+      };
     } else if (this.config.externalIssuer && issuer === this.config.externalIssuer.issuer) {
       payload = await this.verifyExternal(token, this.config.externalIssuer);
       checkLifetime(payload, this.config.externalIssuer.maxTokenLifetimeSeconds);
@@ -105,6 +121,7 @@ export class IdTokenService {
       if (!email) throw unauthorized('The token carries no email claim.');
       if (email.length > 320 || textProblem(email)) throw unauthorized('The email in the token is not a valid address.');
       if (payload.email_verified === false) throw unauthorized('The email in the token is not verified.');
+      checkAssurance(payload, this.config.externalIssuer);
       identity = { issuer: 'external', email };
     } else {
       throw unauthorized('The token was issued by an issuer this platform does not trust.');
@@ -166,6 +183,25 @@ export class IdTokenService {
   /** Called after key rotation in this process. */
   refreshLocalKeys(): void {
     this.localKeys = createLocalJWKSet(this.keys.jwks());
+  }
+}
+
+/**
+ * Refuses a provider's token that does not carry the authentication the platform requires
+ * (OIDC_REQUIRED_ACR: any one of these `acr` values; OIDC_REQUIRED_AMR: all of these `amr` values).
+ */
+function checkAssurance(payload: JWTPayload, issuer: ExternalIssuerConfig): void {
+  if (issuer.requiredAcr.length > 0 && !issuer.requiredAcr.includes(String(payload.acr ?? ''))) {
+    throw unauthorized(
+      `Your identity provider signed you in without the multi-factor authentication this platform requires (acr ${JSON.stringify(payload.acr ?? null)}, required one of ${issuer.requiredAcr.join(', ')}).`,
+    );
+  }
+  const amr = Array.isArray(payload.amr) ? payload.amr.map(String) : [];
+  const missing = issuer.requiredAmr.filter((value) => !amr.includes(value));
+  if (missing.length > 0) {
+    throw unauthorized(
+      `Your identity provider signed you in without the multi-factor authentication this platform requires (amr lacks ${missing.join(', ')}).`,
+    );
   }
 }
 

@@ -1,30 +1,57 @@
 import { endNotebookAccess } from '../notebooks/notebook-revocation';
-import { LIMITS, REFRESH_REFUSALS, type TokenResponse } from '@hdp/contract';
+import { AMR, LIMITS, REFRESH_REFUSALS, type SignInResponse, type TokenResponse } from '@hdp/contract';
 import type { AppServices } from '../app-services';
 import { appendAuditEntry, recordAuditEvent, type AuditContext } from '../audit/audit-trail';
 import { ApiError, tooManyRequests, unauthorized } from '../http/api-error';
 import { userRepository, type UserRow } from '../users/user-repository';
 import { verifyPassword } from './passwords';
 import { refreshTokenRepository } from './refresh-tokens';
-import { releaseSignInAttempt, reserveSignInAttempt } from './sign-in-throttle';
+import { factorRepository } from './mfa/factor-repository';
+import { secondStepFor } from './mfa/sign-in-second-step';
+import type { DbOrTx } from '../db/database';
+import { recordSignInFailure, releaseSignInAttempt, reserveSignInAttempt } from './sign-in-throttle';
 
 const INVALID_CREDENTIALS = 'Invalid email or password.';
 
-async function tokensFor(services: AppServices, user: UserRow, refreshToken: string): Promise<TokenResponse> {
+async function tokensFor(services: AppServices, user: UserRow, issued: { token: string; familyId: string }, amr: string[]): Promise<TokenResponse> {
   return {
-    id_token: await services.idTokens.issue(user),
-    refresh_token: refreshToken,
+    id_token: await services.idTokens.issue(user, { amr, sessionId: issued.familyId }),
+    refresh_token: issued.token,
     expires_in: LIMITS.idTokenTtlSeconds,
     token_type: 'Bearer',
   };
 }
 
-/** Signs a local account in with email and password (the embedded issuer). */
+/** Starts a session (a new refresh-token family) for a user whose sign-in is complete, audited in `tx`. */
+export async function startSession(
+  services: AppServices,
+  tx: DbOrTx,
+  user: UserRow,
+  amr: string[],
+  context: AuditContext,
+): Promise<TokenResponse> {
+  const issued = await refreshTokenRepository.issue(tx, user.id, { amr, userAgent: context.userAgent, clientAddress: context.clientAddress });
+  await appendAuditEntry(tx, { ...context, actorId: user.id, actorEmail: user.email }, {
+    eventType: 'AUTH_SIGN_IN',
+    outcome: 'SUCCESS',
+    message: `${user.email} signed in`,
+    resourceType: 'user',
+    resourceId: user.id,
+    details: { amr },
+  });
+  return tokensFor(services, user, issued, amr);
+}
+
+/**
+ * Signs a local account in with email and password (the embedded issuer). A person with a second
+ * factor, or anyone where the platform requires one, gets a short-lived challenge instead of
+ * tokens: the second step (`completeSignIn`) answers it.
+ */
 export async function signIn(
   services: AppServices,
   input: { email: string; password: string },
   context: AuditContext,
-): Promise<TokenResponse> {
+): Promise<SignInResponse> {
   const { db } = services;
   const email = input.email.toLowerCase();
   const address = context.clientAddress ?? 'unknown';
@@ -49,7 +76,8 @@ export async function signIn(
   const local = user?.userSource === 'LOCAL' ? user : undefined;
   const passwordOk = await verifyPassword(input.password, local?.passwordHash);
   if (!local || !passwordOk) {
-    // The reservation stays: it is this failure's count.
+    // The account's reservation stays: it is this failure's count; the address is charged now.
+    await recordSignInFailure(db, address);
     await recordAuditEvent(db, { ...failureContext, actorId: local?.id ?? null }, {
       eventType: 'AUTH_SIGN_IN_FAILED',
       outcome: 'FAILURE',
@@ -59,6 +87,7 @@ export async function signIn(
     throw unauthorized(INVALID_CREDENTIALS);
   }
   if (local.status !== 'ACTIVE' || local.roles.length === 0) {
+    await recordSignInFailure(db, address);
     await recordAuditEvent(db, { ...failureContext, actorId: local.id }, {
       eventType: 'AUTH_SIGN_IN_FAILED',
       outcome: 'DENIED',
@@ -70,18 +99,16 @@ export async function signIn(
     throw new ApiError(403, `This account is ${local.status.toLowerCase()}; ask an administrator.`);
   }
 
-  return db.transaction(async (tx) => {
-    await releaseSignInAttempt(tx, email, address);
-    const refreshToken = await refreshTokenRepository.issue(tx, local.id);
-    await appendAuditEntry(tx, { ...context, actorId: local.id, actorEmail: local.email }, {
-      eventType: 'AUTH_SIGN_IN',
-      outcome: 'SUCCESS',
-      message: `${local.email} signed in`,
-      resourceType: 'user',
-      resourceId: local.id,
+  const factors = await factorRepository.listConfirmed(db, local.id);
+  if (factors.length === 0 && !services.config.mfa.required) {
+    return db.transaction(async (tx) => {
+      await releaseSignInAttempt(tx, email);
+      return startSession(services, tx, local, [AMR.password], context);
     });
-    return tokensFor(services, local, refreshToken);
-  });
+  }
+  // The password was right: the account's count is cleared, and each wrong code counts afresh.
+  await releaseSignInAttempt(db, email);
+  return secondStepFor(services, local, factors, context);
 }
 
 /**
@@ -90,11 +117,11 @@ export async function signIn(
  */
 export async function refreshSession(services: AppServices, token: string, context: AuditContext): Promise<TokenResponse> {
   const { db } = services;
-  const fail = async (message: string, detail: string, extra: { userId?: string; revokeFamily?: string } = {}) => {
+  const fail = async (message: string, detail: string, extra: { userId?: string; revokeFamily?: string; reuse?: boolean } = {}) => {
     await db.transaction(async (tx) => {
       if (extra.revokeFamily) await refreshTokenRepository.revokeFamily(tx, extra.revokeFamily);
       await appendAuditEntry(tx, { ...context, actorId: extra.userId ?? null }, {
-        eventType: extra.revokeFamily ? 'AUTH_REFRESH_TOKEN_REUSED' : 'AUTH_TOKEN_REFRESH_FAILED',
+        eventType: extra.reuse ? 'AUTH_REFRESH_TOKEN_REUSED' : 'AUTH_TOKEN_REFRESH_FAILED',
         outcome: 'FAILURE',
         message,
         resourceType: extra.userId ? 'user' : null,
@@ -117,15 +144,27 @@ export async function refreshSession(services: AppServices, token: string, conte
     throw await fail(
       'A refresh token was used twice: its family was revoked',
       REFRESH_REFUSALS.reused,
-      { userId: row.userId, revokeFamily: row.familyId },
+      { userId: row.userId, revokeFamily: row.familyId, reuse: true },
     );
   }
   if (row.revokedAt) throw await fail('Token refresh with a revoked refresh token', REFRESH_REFUSALS.revoked, { userId: row.userId });
   if (row.expiresAt.getTime() <= Date.now()) throw await fail('Token refresh with an expired refresh token', REFRESH_REFUSALS.expired, { userId: row.userId });
+  // A session signed in with a password alone (one from before second factors were required included) ends.
+  if (services.config.mfa.required && !row.amr.includes(AMR.multiFactor)) {
+    throw await fail('Token refresh refused: the session has no second factor', REFRESH_REFUSALS.secondFactorRequired, {
+      userId: row.userId,
+      revokeFamily: row.familyId,
+    });
+  }
 
   const rotated = await db.transaction(async (tx) => {
     if (!(await refreshTokenRepository.markUsed(tx, row.id))) return undefined;
-    const next = await refreshTokenRepository.issue(tx, user.id, row.familyId);
+    const next = await refreshTokenRepository.issue(
+      tx,
+      user.id,
+      { amr: row.amr, userAgent: row.userAgent, clientAddress: context.clientAddress ?? row.clientAddress },
+      row.familyId,
+    );
     await appendAuditEntry(tx, { ...context, actorId: user.id, actorEmail: user.email }, {
       eventType: 'AUTH_TOKEN_REFRESHED',
       outcome: 'SUCCESS',
@@ -140,9 +179,10 @@ export async function refreshSession(services: AppServices, token: string, conte
     throw await fail('A refresh token was used twice: its family was revoked', REFRESH_REFUSALS.reused, {
       userId: user.id,
       revokeFamily: row.familyId,
+      reuse: true,
     });
   }
-  return tokensFor(services, user, rotated);
+  return tokensFor(services, user, rotated, row.amr);
 }
 
 /** Signs a user out everywhere: every refresh token they hold is revoked. */

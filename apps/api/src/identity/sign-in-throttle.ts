@@ -10,9 +10,14 @@ import { signInThrottle } from '../db/schema';
  * attacker can slow guessing against an admin, but never lock the admin out for good, and there is
  * no permanent lock-out at all. Counters forget failures after a day without one.
  *
- * An attempt is counted *before* its password is checked, as if it will fail, in one atomic
- * upsert per key: parallel attempts each see the count the previous ones left, so a burst gets
- * exactly as many checks as sequential attempts would. A successful attempt gives its count back.
+ * The account's attempt is counted *before* its secret (password or second-factor code) is
+ * checked, as if it will fail, in one atomic upsert: parallel guesses for one account each see the
+ * count the previous ones left, so a burst gets exactly as many checks as sequential attempts
+ * would. A successful attempt clears the account's count.
+ *
+ * The address counts failures only, after they happen: an office behind one address signing in at
+ * once must not be refused because its correct sign-ins are still being checked. An address in
+ * back-off is refused before anything is checked.
  */
 const ACCOUNT_MAX_BACKOFF_SECONDS = 60;
 const FORGET_AFTER_MS = 24 * 3600 * 1000;
@@ -40,32 +45,40 @@ const backoffSql = (failures: ReturnType<typeof sql>, maxSeconds: number) =>
 class Throttled extends Error {}
 
 /**
+ * Counts one failure against `key`, atomically; with `onlyWhenUnblocked`, refuses (returns false,
+ * counting nothing) when the key is in back-off.
+ */
+async function countFailure(db: DbOrTx, key: string, maxBackoff: number, onlyWhenUnblocked: boolean): Promise<boolean> {
+  const forgetBefore = new Date(Date.now() - FORGET_AFTER_MS).toISOString();
+  const failures = sql`(case when ${signInThrottle.lastFailureAt} < ${forgetBefore}::timestamptz then 1 else ${signInThrottle.failures} + 1 end)`;
+  const counted = await db
+    .insert(signInThrottle)
+    .values({ key, failures: 1, lastFailureAt: sql`now()`, blockedUntil: backoffSql(sql`1`, maxBackoff) })
+    .onConflictDoUpdate({
+      target: signInThrottle.key,
+      set: { failures, lastFailureAt: sql`now()`, blockedUntil: backoffSql(failures, maxBackoff) },
+      // The row stays locked until commit: a parallel attempt waits, then sees this count.
+      ...(onlyWhenUnblocked && { setWhere: or(isNull(signInThrottle.blockedUntil), lte(signInThrottle.blockedUntil, sql`now()`)) }),
+    })
+    .returning({ failures: signInThrottle.failures });
+  return counted.length > 0;
+}
+
+/**
  * Reserves one attempt for this account from this address, or refuses it when either is in
- * back-off. The reservation counts as a failure until `releaseSignInAttempt` gives it back.
+ * back-off. The account's reservation counts as a failure until `releaseSignInAttempt` clears it;
+ * the address is only read here, and charged by `recordSignInFailure`.
  */
 export async function reserveSignInAttempt(db: DbOrTx, email: string, address: string): Promise<ThrottleVerdict> {
-  const keys = [
-    [accountKey(email), ACCOUNT_MAX_BACKOFF_SECONDS],
-    [addressKey(address), LIMITS.signInMaxBackoffSeconds],
-  ] as const;
-  const forgetBefore = new Date(Date.now() - FORGET_AFTER_MS).toISOString();
+  const keys = [accountKey(email), addressKey(address)];
   try {
-    // Account keys are always taken before address keys, so two reservations cannot deadlock.
     await db.transaction(async (tx) => {
-      for (const [key, maxBackoff] of keys) {
-        const failures = sql`(case when ${signInThrottle.lastFailureAt} < ${forgetBefore}::timestamptz then 1 else ${signInThrottle.failures} + 1 end)`;
-        const reserved = await tx
-          .insert(signInThrottle)
-          .values({ key, failures: 1, lastFailureAt: sql`now()`, blockedUntil: backoffSql(sql`1`, maxBackoff) })
-          .onConflictDoUpdate({
-            target: signInThrottle.key,
-            set: { failures, lastFailureAt: sql`now()`, blockedUntil: backoffSql(failures, maxBackoff) },
-            // The row stays locked until commit: a parallel attempt waits, then sees this count.
-            setWhere: or(isNull(signInThrottle.blockedUntil), lte(signInThrottle.blockedUntil, sql`now()`)),
-          })
-          .returning({ failures: signInThrottle.failures });
-        if (reserved.length === 0) throw new Throttled();
-      }
+      const [addressBlocked] = await tx
+        .select({ key: signInThrottle.key })
+        .from(signInThrottle)
+        .where(and(eq(signInThrottle.key, addressKey(address)), gt(signInThrottle.blockedUntil, sql`now()`)));
+      if (addressBlocked) throw new Throttled();
+      if (!(await countFailure(tx, accountKey(email), ACCOUNT_MAX_BACKOFF_SECONDS, true))) throw new Throttled();
     });
     return { allowed: true, retryAfterSeconds: 0 };
   } catch (error) {
@@ -74,23 +87,23 @@ export async function reserveSignInAttempt(db: DbOrTx, email: string, address: s
   const [blocked] = await db
     .select({ seconds: sql<number>`ceil(extract(epoch from max(${signInThrottle.blockedUntil}) - now()))::int` })
     .from(signInThrottle)
-    .where(and(inArray(signInThrottle.key, keys.map(([key]) => key)), gt(signInThrottle.blockedUntil, sql`now()`)));
+    .where(and(inArray(signInThrottle.key, keys), gt(signInThrottle.blockedUntil, sql`now()`)));
   return { allowed: false, retryAfterSeconds: Math.max(1, blocked?.seconds ?? 1) };
 }
 
 /**
- * Gives back a successful attempt's reservation. The account's counter is cleared; the address's
- * loses only this attempt (one good account must not launder a spray of failures from that
- * address), and its back-off ends if what is left is under the threshold.
+ * Charges a failed attempt (wrong password, unknown account, wrong second-factor code) to its
+ * address. The account's reservation already counts it.
  */
-export async function releaseSignInAttempt(db: DbOrTx, email: string, address: string): Promise<void> {
+export async function recordSignInFailure(db: DbOrTx, address: string): Promise<void> {
+  await countFailure(db, addressKey(address), LIMITS.signInMaxBackoffSeconds, false);
+}
+
+/**
+ * Clears the account's count after a successful attempt. The address keeps its failures: one good
+ * account must not launder a spray of failures from that address, and its successes never cost it
+ * anything.
+ */
+export async function releaseSignInAttempt(db: DbOrTx, email: string): Promise<void> {
   await db.delete(signInThrottle).where(eq(signInThrottle.key, accountKey(email)));
-  const failures = sql`greatest(${signInThrottle.failures} - 1, 0)`;
-  await db
-    .update(signInThrottle)
-    .set({
-      failures,
-      blockedUntil: sql`case when ${failures} < ${LIMITS.signInFailuresBeforeBackoff} then null else ${signInThrottle.blockedUntil} end`,
-    })
-    .where(eq(signInThrottle.key, addressKey(address)));
 }

@@ -16,6 +16,7 @@ import { visualisationHandlers } from './visualisation/visualisation-handlers';
 import { workbenchHandlers } from './workbenches/workbench-handlers';
 import { notebookHandlers } from './notebooks/notebook-handlers';
 import { outputHandlers } from './outputs/output-handlers';
+import { accountHandlers } from './account/account-handlers';
 
 /** Every implemented handler, by the contract's route id. */
 const HANDLERS: RouteHandlers = {
@@ -31,6 +32,7 @@ const HANDLERS: RouteHandlers = {
   ...workbenchHandlers,
   ...notebookHandlers,
   ...outputHandlers,
+  ...accountHandlers,
 };
 
 /** `/api/v1/users/{userId}/` → `/api/v1/users/:userId/` */

@@ -6,7 +6,7 @@ export const API_DIR = path.resolve(import.meta.dirname, '../..');
 /** Starts the real API process; `ready` resolves with its output so far once it listens. */
 export function startApiProcess(env: NodeJS.ProcessEnv) {
   // Cheap password hashes, as in the in-process test apps, unless the test sets the cost itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: API_DIR, env: { PASSWORD_HASH_COST: '10', ...env }, stdio: 'pipe' });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: API_DIR, env: { PASSWORD_HASH_COST: '10', MFA_REQUIRED: 'false', ...env }, stdio: 'pipe' });
   let output = '';
   const ready = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);

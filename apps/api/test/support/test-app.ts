@@ -61,6 +61,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     ADMIN_PASSWORD: TEST_PASSWORD,
     // Cheap password hashes: the suite creates hundreds of accounts (production keeps the default, 15).
     PASSWORD_HASH_COST: '10',
+    // Password-only sign-in, as the suite was written for; the MFA tests turn it on (MFA_REQUIRED: 'true').
+    MFA_REQUIRED: 'false',
     ...(postgres && { DATABASE_URL: postgres.url }),
     ...(shared && { DATABASE_URL: shared.config.databaseUrl! }),
     ...env,

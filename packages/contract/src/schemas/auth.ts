@@ -36,6 +36,7 @@ export const REFRESH_REFUSALS = {
   reused: 'The refresh token was already used; sign in again.',
   expired: 'The refresh token has expired; sign in again.',
   invalid: 'The refresh token is invalid.',
+  secondFactorRequired: 'This session was signed in without a second factor, which this platform now requires; sign in again.',
 } as const;
 export type RefreshRefusal = keyof typeof REFRESH_REFUSALS;
 

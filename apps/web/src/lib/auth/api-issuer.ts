@@ -1,8 +1,8 @@
-import { refreshRefusalOf, ROUTES, type Me, type RefreshRefusal, type TokenResponse } from '@hdp/contract';
+import { refreshRefusalOf, ROUTES, type Me, type RefreshRefusal, type SignInResponse, type TokenResponse } from '@hdp/contract';
 import { clientAddressHeaders } from './client-address';
 
 /** Why the embedded issuer refused a sign-in. */
-export type SignInRefusal = 'CredentialsSignin' | 'AccountNotActive' | 'SignInThrottled' | 'IssuerUnavailable';
+export type SignInRefusal = 'CredentialsSignin' | 'AccountNotActive' | 'SignInThrottled' | 'IssuerUnavailable' | 'SecondFactorRequired';
 
 export class SignInRefused extends Error {
   constructor(readonly reason: SignInRefusal) {
@@ -47,7 +47,12 @@ export function apiIssuer(apiInternalUrl: string, fetchImpl: typeof fetch = fetc
       } catch {
         throw new SignInRefused('IssuerUnavailable');
       }
-      if (response.ok) return (await response.json()) as TokenResponse;
+      if (response.ok) {
+        const answer = (await response.json()) as SignInResponse;
+        // The password was right and a second factor is asked for: this page cannot take one yet.
+        if ('mfa_required' in answer) throw new SignInRefused('SecondFactorRequired');
+        return answer;
+      }
       if (response.status === 401 || response.status === 400) throw new SignInRefused('CredentialsSignin');
       if (response.status === 403) throw new SignInRefused('AccountNotActive');
       if (response.status === 429) throw new SignInRefused('SignInThrottled');
