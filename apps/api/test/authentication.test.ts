@@ -24,7 +24,7 @@ describe('every protected route requires a bearer token', () => {
     for (const id of SPEC_ROUTE_IDS) expect(protectedIds).toContain(id);
     expect(protectedRoutes.filter(([, r]) => r.beyondSpec).map(([id]) => id).sort()).toEqual(
       ['createCohort', 'getCohort', 'getDataset', 'listDocuments', 'openNotebook', 'refreshCohort', 'searchConcepts', 'searchUserDirectory', 'verifyAuditLog']
-        .concat(SIGN_IN_SECURITY_ROUTES)
+        .concat(SIGN_IN_SECURITY_ROUTES, SAFE_OUTPUT_ROUTES, ['listWithheldAnswers'])
         .sort(),
     );
   });
@@ -35,6 +35,11 @@ const SIGN_IN_SECURITY_ROUTES = [
   'getMyMfa', 'startTotpEnrolment', 'confirmTotpEnrolment', 'webauthnRegistrationOptions', 'registerWebauthn', 'renameMfaFactor',
   'removeMfaFactor', 'regenerateRecoveryCodes', 'listMySessions', 'endMySession', 'endAllMySessions', 'resetUserMfa', 'endUserSessions',
 ];
+
+/** The airlock's release requests and the notebook egress holds. */
+const SAFE_OUTPUT_ROUTES = (Object.entries(ROUTES as Record<string, RouteContract>) as [string, RouteContract][])
+  .filter(([, r]) => r.tag === 'outputs' || r.path.startsWith('/api/v1/notebook-holds/'))
+  .map(([id]) => id);
 
 describe('id token verification', () => {
   const me = (token: string) => t.request({ method: 'GET', url: '/api/v1/users/me/', token });
