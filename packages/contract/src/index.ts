@@ -16,3 +16,4 @@ export * from './schemas/workbenches';
 export * from './schemas/notebooks';
 export * from './notebook-lifecycle';
 export * from './schemas/visualisation';
+export * from './schemas/cohort-definition';

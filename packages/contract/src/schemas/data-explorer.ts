@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
 import { Timestamp } from './common';
+import { Attrition, CohortDefinitionExpression, type CohortDefinitionInput } from './cohort-definition';
 
 /** How the query builder edits a field's value. */
 export const VALUE_EDITOR_TYPES = ['text', 'number', 'date', 'concept', 'select'] as const;
@@ -134,6 +135,12 @@ export interface QueryGroup {
   /** Scopes the group to an event table: "has at least one record matching all the rules on the same record". */
   table?: string;
   rules: (QueryRule | QueryGroup)[];
+  /**
+   * At the root only: a cohort definition with time in it (entry events, inclusion rules, exit).
+   * The persons are then those of the definition's cohort who also match `rules`; without it the
+   * tree means what it always has.
+   */
+  cohortDefinition?: CohortDefinitionInput;
   [key: string]: unknown;
 }
 
@@ -145,6 +152,7 @@ export const QueryGroup: z.ZodType<QueryGroup> = z.lazy(() =>
     not: z.boolean().optional(),
     table: z.string().max(64).optional(),
     rules: z.array(z.union([QueryGroup, QueryRule])).max(LIMITS.queryMaxRules),
+    cohortDefinition: CohortDefinitionExpression.optional(),
   }),
 ) as z.ZodType<QueryGroup>;
 
@@ -182,6 +190,8 @@ export const QueryResult = z
     execution_time_ms: z.number(),
     /** The dataset the persons were counted in (its source, as loaded into the warehouse); absent on results kept from before it was recorded. */
     dataset: z.string().optional(),
+    /** Queries with a cohort definition: the count after each step, and the inclusion-rule report. */
+    attrition: Attrition.optional(),
   })
   .meta({ id: 'QueryResult' });
 export type QueryResult = z.infer<typeof QueryResult>;
