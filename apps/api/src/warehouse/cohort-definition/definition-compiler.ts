@@ -360,7 +360,7 @@ export class DefinitionCompiler {
     const left = (type === 'EXACTLY' && count === 0) || type === 'AT_MOST';
     const operator = type === 'EXACTLY' ? '=' : type === 'AT_MOST' ? '<=' : '>=';
     const criteria = this.criteria(item.criteria, `${path}.criteria`, depth);
-    return `SELECT p.person_id, p.event_id FROM ${events} p ${left ? 'LEFT ' : ''}JOIN (${criteria}) a ON a.person_id = p.person_id AND ${clauses.join(' AND ')}
+    return `SELECT p.person_id, p.event_id FROM ${events} p ${left ? 'LEFT ' : ''}JOIN (${criteria}) a ON a.person_id = p.person_id${clauses.map((c) => ` AND ${c}`).join('')}
       GROUP BY p.person_id, p.event_id HAVING ${counted} ${operator} ${this.bind(count, 'INTEGER')}`;
   }
 
