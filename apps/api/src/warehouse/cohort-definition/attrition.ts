@@ -1,7 +1,7 @@
 import type { Attrition, AttritionCell, AttritionStep, QueryGroup } from '@hdp/contract';
 import { compileDefinitionParts } from '../cohort-compiler';
 import { addKeys, KEY_RANGE } from '../perturbation';
-import { SUPPRESSED_LABEL, type CountTable } from '../suppression';
+import { SUPPRESSED_LABEL } from '../suppression';
 import type { WarehouseEngine } from '../warehouse-engine';
 
 /** The true counts of a definition's attrition, as measured; never released as they are. */

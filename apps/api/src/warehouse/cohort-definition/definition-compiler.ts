@@ -76,7 +76,9 @@ export class DefinitionCompiler {
 
   private cte(prefix: string, sql: string): string {
     const name = `${prefix}_${++this.names}`;
-    this.ctes.push(`${name} AS (${sql})`);
+    // A group's passing events are computed once: PostgreSQL would otherwise inline the group into
+    // a nested loop over every index event (it cannot estimate a CTE's rows), taking seconds.
+    this.ctes.push(`${name} AS ${prefix === 'group_pass' ? 'MATERIALIZED ' : ''}(${sql})`);
     return name;
   }
 
