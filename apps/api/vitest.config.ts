@@ -35,6 +35,7 @@ export default defineConfig({
             'test/hdp-data-commands.test.ts',
             'test/warehouse.test.ts',
             'test/cohort-compiler.test.ts',
+            'test/cohort-definitions.test.ts',
             'test/request-logger.test.ts',
             'test/notebook-runtime.test.ts',
             // It makes its own PostgreSQL database whichever project runs it: once is enough.

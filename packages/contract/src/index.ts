@@ -20,3 +20,4 @@ export * from './output-lifecycle';
 export * from './schemas/outputs';
 export * from './schemas/notebook-holds';
 export * from './schemas/mfa';
+export * from './schemas/cohort-definition';

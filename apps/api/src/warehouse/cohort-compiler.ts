@@ -1,5 +1,6 @@
 import { LIMITS, type QueryGroup, type QueryRule } from '@hdp/contract';
 import { EXPLORER_FIELD_BY_NAME, EXPLORER_TABLE_BY_NAME, type FieldDefinition, type TableDefinition } from './explorer-fields';
+import { DefinitionCompiler, DefinitionError, type CompiledDefinition } from './cohort-definition/definition-compiler';
 import { RECORD_KEY_COLUMN } from './record-keys';
 import { cellSql, checkSql } from './person-set-sketch';
 import { SCHEMA_NAME } from './warehouse-engine';
@@ -50,8 +51,23 @@ class Compiler {
     return `"${this.schema}"."${name}"`;
   }
 
+  /**
+   * The root's cohort definition, compiled with the same parameter list: `person_id IN (its
+   * cohort's persons)`, and the compiled parts for the attrition.
+   */
+  definition(tree: QueryGroup): { sql: string; compiled: CompiledDefinition } | null {
+    if (tree.cohortDefinition === undefined || tree.cohortDefinition === null) return null;
+    try {
+      const compiled = new DefinitionCompiler(this.schema, (value, sqlType) => this.bind(value, sqlType)).compile(tree.cohortDefinition);
+      return { sql: `(p."person_id" IN (WITH ${compiled.ctes.join(', ')} SELECT person_id FROM ${compiled.periods}))`, compiled };
+    } catch (error) {
+      if (error instanceof DefinitionError) throw new QueryTreeError(error.path, error.reason);
+      throw error;
+    }
+  }
+
   /** Binds a value and returns its placeholder, cast to the SQL type so both engines read it alike. */
-  private bind(value: unknown, sqlType: string): string {
+  bind(value: unknown, sqlType: string): string {
     this.params.push(value);
     return `CAST($${this.params.length} AS ${sqlType})`;
   }
@@ -79,7 +95,10 @@ class Compiler {
   private item(item: QueryRule | QueryGroup, path: string, scope: TableDefinition | null, depth: number, countAllowed: boolean): string {
     if (++this.rules > LIMITS.queryMaxRules) throw new QueryTreeError(path, `a query may hold at most ${LIMITS.queryMaxRules} rules and groups`);
     if (item === null || typeof item !== 'object') throw new QueryTreeError(path, 'must be a rule or a group');
-    if (isGroup(item)) return this.group(item, path, scope, depth + 1);
+    if (isGroup(item)) {
+      if (item.cohortDefinition !== undefined) throw new QueryTreeError(path, 'a cohort definition belongs at the root of the query only');
+      return this.group(item, path, scope, depth + 1);
+    }
     return this.rule(item, path, scope, countAllowed);
   }
 
@@ -245,8 +264,48 @@ export function compileCohortPredicate(tree: QueryGroup, schema: string): Compil
   if (!SCHEMA_NAME.test(schema)) throw new Error(`not a dataset schema: ${schema}`);
   if (tree === null || typeof tree !== 'object') throw new QueryTreeError('query', 'must be a group');
   const compiler = new Compiler(schema);
-  const sql = compiler.group(tree, 'query', null, 1);
+  const definition = compiler.definition(tree);
+  const rules = compiler.group(tree, 'query', null, 1);
+  // A definition's persons, narrowed by the tree's own rules when it has any.
+  const sql = definition ? (tree.rules.length > 0 ? `(${definition.sql} AND ${rules})` : definition.sql) : rules;
   return { sql, params: compiler.params };
+}
+
+/**
+ * The statements of a query with a cohort definition: the attrition (persons, events and key sums
+ * after each step), the inclusion-rule masks of each person's best event, and the cohort's periods.
+ * Null when the tree has no definition.
+ */
+export function compileDefinitionParts(tree: QueryGroup, schema: string): { attrition: CompiledPredicate; masks: CompiledPredicate | null; periods: CompiledPredicate; steps: CompiledDefinition['steps']; ruleNames: string[] } | null {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`not a dataset schema: ${schema}`);
+  if (tree === null || typeof tree !== 'object' || tree.cohortDefinition === undefined) return null;
+  const compiler = new Compiler(schema);
+  const definition = compiler.definition(tree)!;
+  const { ctes, steps, ruleFlags, ruleNames, periods } = definition.compiled;
+  const person = `"${schema}"."person"`;
+  const key = `"${RECORD_KEY_COLUMN}"`;
+  // Per step: events, persons, and the key sums of those persons (each person's key once, and once per event).
+  const stepRows = steps.map(
+    (step, i) => `SELECT ${i} AS step, COALESCE(SUM(g.n), 0) AS events, COUNT(g.person_id) AS persons,
+      COALESCE(SUM(pk.${key}), 0) AS person_key_sum, COALESCE(SUM(pk.${key} * g.n), 0) AS event_key_sum
+      FROM (SELECT person_id, COUNT(*) AS n FROM ${step.relation} GROUP BY person_id) g JOIN ${person} pk ON pk."person_id" = g.person_id`,
+  );
+  const attrition = { sql: `WITH ${ctes.join(', ')} ${stepRows.join(' UNION ALL ')}`, params: compiler.params };
+  let masks: CompiledPredicate | null = null;
+  if (ruleFlags) {
+    // ATLAS's inclusion report counts each person once, by their best event: most rules passed, then the lowest first rule passed, then the earliest.
+    const flags = ruleNames.map((_n, i) => `r${i}`);
+    const mask = flags.map((f, i) => `${f} * ${2 ** i}`).join(' + ');
+    const firstRule = `CASE ${flags.map((f, i) => `WHEN ${f} = 1 THEN ${i}`).join(' ')} ELSE 0 END`;
+    masks = {
+      sql: `WITH ${ctes.join(', ')} SELECT b.mask, COUNT(*) AS persons, COALESCE(SUM(pk.${key}), 0) AS person_key_sum FROM (
+          SELECT person_id, ${mask} AS mask, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY ${flags.join(' + ')} DESC, ${firstRule}, start_date, event_id) AS best
+          FROM ${ruleFlags}) b JOIN ${person} pk ON pk."person_id" = b.person_id WHERE b.best = 1 GROUP BY b.mask`,
+      params: compiler.params,
+    };
+  }
+  const periodRows = { sql: `WITH ${ctes.join(', ')} SELECT person_id, start_date, end_date FROM ${periods}`, params: compiler.params };
+  return { attrition, masks, periods: periodRows, steps, ruleNames };
 }
 
 /** Age band of a person (0 = 0–9, ..., 9 = 90 and over). The same SQL on DuckDB and PostgreSQL. */

@@ -1,4 +1,5 @@
 import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
+import { addAttritionCells, measureAttrition, presentAttrition, type MeasuredAttrition } from './cohort-definition/attrition';
 import { compileCohortAggregate, type CompiledPredicate } from './cohort-compiler';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
 import { addToSketch, emptySketch, type PersonSetSketch } from './person-set-sketch';
@@ -95,7 +96,10 @@ export async function runCohortQuery(
 ): Promise<QueryResult> {
   const state = options.state === undefined ? warehouse.state : options.state;
   if (!state) throw new WarehouseEmptyError();
-  return aggregateResult(warehouse, state.schema, compileCohortAggregate(tree, state.schema), { ...options, source: state.source });
+  const aggregate = compileCohortAggregate(tree, state.schema);
+  // A query with a cohort definition answers its attrition too, released in the same table.
+  const attrition = await measureAttrition(warehouse, state.schema, tree, options.timeoutMs);
+  return aggregateResult(warehouse, state.schema, aggregate, { ...options, source: state.source, ...(attrition && { attrition }) });
 }
 
 /** The grouping sets' marks (`GROUPING(c0, c1, c2)`) of the sketch's three parts, in order; 7 marks the demographic rows. */
@@ -132,7 +136,7 @@ export async function aggregateResult(
   warehouse: WarehouseEngine,
   schema: string,
   compiled: CompiledPredicate,
-  options: ReleaseOptions & { released?: ReleasedCount; source?: string },
+  options: ReleaseOptions & { released?: ReleasedCount; source?: string; attrition?: MeasuredAttrition },
 ): Promise<QueryResult> {
   const started = performance.now();
   const { rows, sketch } = splitAggregateRows(await warehouse.query(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs }));
@@ -172,21 +176,20 @@ export async function aggregateResult(
     cells: ageBand.map<MutableCell>((a) => ({ key: a.key, label: a.label, index: newCell(rows.filter((r) => r.sex === s.key && r.ageBand === a.key)) })),
   }));
 
-  const released = counts.map((n, i) => perturbCount(n, keySums[i]!, options.perturbation));
   const parts = (cells: MutableCell[]) => cells.map((c) => c.index);
-  const table: CountTable = {
-    counts,
-    released,
-    root: total.index,
-    lines: [
+  const lines: { total: number; parts: readonly number[] }[] = [
       { total: total.index, parts: parts(sex) },
       { total: total.index, parts: parts(ageBand) },
       { total: total.index, parts: parts(race) },
       { total: total.index, parts: parts(ethnicity) },
       ...pyramid.map((row) => ({ total: row.marginal.index, parts: parts(row.cells) })),
       ...ageBand.map((band, i) => ({ total: band.index, parts: pyramid.map((row) => row.cells[i]!.index) })),
-    ],
-  };
+  ];
+  // Cells a reader can only derive (an attrition drop) are judged by their true count.
+  const exact = new Set<number>();
+  const attritionLayout = options.attrition ? addAttritionCells(options.attrition, { counts, keySums, exact, lines, root: total.index }) : null;
+  const released = counts.map((n, i) => (exact.has(i) ? n : perturbCount(n, keySums[i]!, options.perturbation)));
+  const table: CountTable = { counts, released, root: total.index, lines };
   if (options.released) options.released.personCount = released[total.index]!;
   const threshold = options.threshold;
   const auditStarted = performance.now();
@@ -219,6 +222,7 @@ export async function aggregateResult(
     },
     execution_time_ms: 0,
     ...(options.source !== undefined && { dataset: options.source }),
+    ...(options.attrition && attritionLayout && { attrition: presentAttrition(options.attrition, attritionLayout, hidden, released) }),
   };
   const ledgerStarted = performance.now();
   let settled = result;

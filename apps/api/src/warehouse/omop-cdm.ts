@@ -79,6 +79,11 @@ export const CDM_TABLES: readonly CdmTable[] = [
     invalid_reason:V`),
   table('vocabulary', `vocabulary_id:V vocabulary_name:V vocabulary_reference:V vocabulary_version:V vocabulary_concept_id:I`),
   table('domain', `domain_id:V domain_name:V domain_concept_id:I`),
+  // Eras (derived tables): loaded when a dataset has them, built by OHDSI's rules when it does not (era-builder.ts).
+  table('drug_era', `drug_era_id:I person_id:I drug_concept_id:I drug_era_start_date:D drug_era_end_date:D
+    drug_exposure_count:I gap_days:I`),
+  table('condition_era', `condition_era_id:I person_id:I condition_concept_id:I condition_era_start_date:D
+    condition_era_end_date:D condition_occurrence_count:I`),
 ];
 
 export const CDM_TABLE_NAMES = CDM_TABLES.map((t) => t.name);
@@ -96,6 +101,8 @@ export const CDM_POSTGRES_INDEXES: readonly [string, string[]][] = [
   ['death', ['person_id']],
   ['concept', ['concept_id']],
   ['concept_ancestor', ['ancestor_concept_id']],
+  ['drug_era', ['person_id', 'drug_concept_id']],
+  ['condition_era', ['person_id', 'condition_concept_id']],
 ];
 
 /** `CREATE TABLE` for one CDM table in a schema (identifiers come from the catalogue above only). */

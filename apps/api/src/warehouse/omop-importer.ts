@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { buildMissingEras } from './era-builder';
 import { CDM_TABLES, type CdmColumn, type CdmType } from './omop-cdm';
 import type { DatasetBuilder } from './warehouse-engine';
 
@@ -109,5 +110,7 @@ export function omopDirectoryDataset(directory: string): DatasetBuilder {
       await db.run(`INSERT INTO ${ident(schema)}.${ident(table.name)} (${columns}) SELECT ${values} FROM import_source ORDER BY __row`);
       await db.run('DROP TABLE import_source');
     }
+    // A dataset without eras gets them built by OHDSI's rules, so era criteria work on every dataset.
+    await buildMissingEras(db, schema);
   };
 }

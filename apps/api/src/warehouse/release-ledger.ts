@@ -62,8 +62,10 @@ const lockDataset = (tx: DbOrTx, dataset: string) => tx.execute(sql`select pg_ad
  * categories have cells (a race present, an age band) would tell something of the difference.
  */
 export function withheldResult(result: QueryResult): QueryResult {
+  // The attrition goes too: its rows are counts of the same persons.
+  const { attrition: _attrition, ...rest } = result;
   return {
-    ...result,
+    ...rest,
     person_count: null,
     person_count_display: WITHHELD_LABEL,
     breakdowns: { sex: [], age_band: [], race: [], ethnicity: [], sex_by_age_band: [] },

@@ -1,3 +1,4 @@
+import { buildMissingEras } from './era-builder';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ancestorRows, CONCEPT as C, SYNTHETIC_CONCEPTS } from './synthetic-vocabulary';
 import type { DatasetBuilder } from './warehouse-engine';
@@ -188,6 +189,7 @@ export function syntheticDataset(options: GeneratorOptions): DatasetBuilder {
       WHERE j < visits OR (j < 2 AND v <> ${C.outpatient})`);
 
     for (const temp of ['base', 'people', 'onsets']) await db.run(`DROP TABLE IF EXISTS ${temp}`);
+    await buildMissingEras(db, schema);
   };
 }
 

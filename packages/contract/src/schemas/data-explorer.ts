@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
 import { Timestamp } from './common';
+import { Attrition, CohortDefinitionExpression, type CohortDefinitionInput } from './cohort-definition';
 
 /** How the query builder edits a field's value. */
 export const VALUE_EDITOR_TYPES = ['text', 'number', 'date', 'concept', 'select'] as const;
@@ -134,6 +135,12 @@ export interface QueryGroup {
   /** Scopes the group to an event table: "has at least one record matching all the rules on the same record". */
   table?: string;
   rules: (QueryRule | QueryGroup)[];
+  /**
+   * At the root only: a cohort definition with time in it (entry events, inclusion rules, exit).
+   * The persons are then those of the definition's cohort who also match `rules`; without it the
+   * tree means what it always has.
+   */
+  cohortDefinition?: CohortDefinitionInput;
   [key: string]: unknown;
 }
 
@@ -145,6 +152,7 @@ export const QueryGroup: z.ZodType<QueryGroup> = z.lazy(() =>
     not: z.boolean().optional(),
     table: z.string().max(64).optional(),
     rules: z.array(z.union([QueryGroup, QueryRule])).max(LIMITS.queryMaxRules),
+    cohortDefinition: CohortDefinitionExpression.optional(),
   }),
   // An id of its own: a recursive schema can only be referred to by name in the OpenAPI document.
 ).meta({ id: 'QueryGroup' }) as z.ZodType<QueryGroup>;
@@ -185,6 +193,8 @@ export const QueryResult = z
     dataset: z.string().optional(),
     /** Why every count is hidden, when the answer was withheld because its persons differ from an earlier answer's by fewer than the threshold. */
     withheld: z.string().optional(),
+    /** Queries with a cohort definition: the count after each step, and the inclusion-rule report. */
+    attrition: Attrition.optional(),
   })
   .meta({ id: 'QueryResult' });
 export type QueryResult = z.infer<typeof QueryResult>;

@@ -1,0 +1,121 @@
+import type { Attrition, AttritionCell, AttritionStep, QueryGroup } from '@hdp/contract';
+import { compileDefinitionParts } from '../cohort-compiler';
+import { addKeys, KEY_RANGE } from '../perturbation';
+import { SUPPRESSED_LABEL } from '../suppression';
+import type { WarehouseEngine } from '../warehouse-engine';
+
+/** The true counts of a definition's attrition, as measured; never released as they are. */
+export interface MeasuredAttrition {
+  steps: { step: AttritionStep['step']; rule?: number; label: string; persons: number; personKeySum: number; events: number; eventKeySum: number }[];
+  ruleNames: string[];
+  /** Persons by the inclusion-rule mask of their best event (bit i = rule i passed). */
+  masks: Map<number, { persons: number; keySum: number }>;
+}
+
+const keyOf = (value: unknown) => Number(value ?? 0) % KEY_RANGE;
+
+/** Runs the attrition statements of a query with a cohort definition; null when it has none. */
+export async function measureAttrition(warehouse: WarehouseEngine, schema: string, tree: QueryGroup, timeoutMs: number): Promise<MeasuredAttrition | null> {
+  const parts = compileDefinitionParts(tree, schema);
+  if (!parts) return null;
+  const [stepRows, maskRows] = await Promise.all([
+    warehouse.query(parts.attrition.sql, parts.attrition.params, { timeoutMs }),
+    parts.masks ? warehouse.query(parts.masks.sql, parts.masks.params, { timeoutMs }) : Promise.resolve([]),
+  ]);
+  const byStep = new Map(stepRows.map((r) => [Number(r.step), r]));
+  return {
+    steps: parts.steps.map((s, i) => {
+      const row = byStep.get(i);
+      return {
+        step: s.step,
+        ...(s.rule !== undefined && { rule: s.rule }),
+        label: s.label,
+        persons: Number(row?.persons ?? 0),
+        personKeySum: keyOf(row?.person_key_sum),
+        events: Number(row?.events ?? 0),
+        eventKeySum: keyOf(row?.event_key_sum),
+      };
+    }),
+    ruleNames: parts.ruleNames,
+    masks: new Map(maskRows.map((r) => [Number(r.mask), { persons: Number(r.persons), keySum: keyOf(r.person_key_sum) }])),
+  };
+}
+
+/** Where the attrition's cells sit in the answer's table. */
+interface AttritionLayout {
+  steps: { persons: number; events: number }[];
+  rules: { passing: number; gain: number }[];
+}
+
+/**
+ * Adds the attrition to an answer's count table, so the one suppression (and its LP audit) sees it
+ * whole: a cell per step for persons and for events, and, because a reader subtracts two shown
+ * rows, the DROP between consecutive rows is a cell too (each line: a row = the next row + the
+ * drop). The last row holds the persons counted by the answer (`root`, plus the drop the query's
+ * own rules make). Per inclusion rule: the persons passing it (a line: the qualifying persons =
+ * passing + failing) and its gain (a line: those passing every other rule = the cohort + gain).
+ * Drops and other derived cells are never shown; their released value is the true one, so a drop
+ * of 1 to threshold − 1 is always treated as small.
+ */
+export function addAttritionCells(
+  measured: MeasuredAttrition,
+  table: { counts: number[]; keySums: number[]; exact: Set<number>; lines: { total: number; parts: readonly number[] }[]; root: number },
+): AttritionLayout {
+  const cell = (count: number, keySum: number, exact = false) => {
+    table.counts.push(count);
+    table.keySums.push(keySum);
+    if (exact) table.exact.add(table.counts.length - 1);
+    return table.counts.length - 1;
+  };
+  const steps = measured.steps.map((s) => ({ persons: cell(s.persons, s.personKeySum), events: cell(s.events, s.eventKeySum) }));
+  for (let i = 0; i + 1 < steps.length; i++) {
+    const [here, next] = [steps[i]!, steps[i + 1]!];
+    table.lines.push({ total: here.persons, parts: [next.persons, cell(table.counts[here.persons]! - table.counts[next.persons]!, 0, true)] });
+    table.lines.push({ total: here.events, parts: [next.events, cell(table.counts[here.events]! - table.counts[next.events]!, 0, true)] });
+  }
+  const last = steps[steps.length - 1];
+  if (last) table.lines.push({ total: last.persons, parts: [table.root, cell(table.counts[last.persons]! - table.counts[table.root]!, 0, true)] });
+
+  const rules: AttritionLayout['rules'] = [];
+  const ruleCount = measured.ruleNames.length;
+  if (ruleCount > 0) {
+    const qualifiedStep = measured.steps.findIndex((s) => s.step === 'qualified_limit');
+    const lastRuleStep = measured.steps.findIndex((s) => s.step === 'inclusion_rule' && s.rule === ruleCount - 1);
+    const full = (1 << ruleCount) - 1;
+    for (let r = 0; r < ruleCount; r++) {
+      let passing = 0;
+      let passingKeys = 0;
+      for (const [mask, m] of measured.masks) {
+        if ((mask & (1 << r)) !== 0) {
+          passing += m.persons;
+          passingKeys = addKeys(passingKeys, m.keySum);
+        }
+      }
+      const gainMask = measured.masks.get(full & ~(1 << r)) ?? { persons: 0, keySum: 0 };
+      const passingCell = cell(passing, passingKeys);
+      const gainCell = cell(gainMask.persons, gainMask.keySum);
+      const qualified = steps[qualifiedStep]!.persons;
+      table.lines.push({ total: qualified, parts: [passingCell, cell(table.counts[qualified]! - passing, 0, true)] });
+      const cohort = steps[lastRuleStep]!.persons;
+      table.lines.push({ total: cell(table.counts[cohort]! + gainMask.persons, 0, true), parts: [cohort, gainCell] });
+      rules.push({ passing: passingCell, gain: gainCell });
+    }
+  }
+  return { steps, rules };
+}
+
+/** The attrition as released: each cell's released count, or hidden. */
+export function presentAttrition(measured: MeasuredAttrition, layout: AttritionLayout, hidden: readonly boolean[], released: readonly number[]): Attrition {
+  const present = (index: number): AttritionCell =>
+    hidden[index] ? { count: null, display: SUPPRESSED_LABEL, suppressed: true } : { count: released[index]!, display: String(released[index]), suppressed: false };
+  return {
+    steps: measured.steps.map((s, i) => ({
+      step: s.step,
+      ...(s.rule !== undefined && { rule: s.rule }),
+      label: s.label,
+      persons: present(layout.steps[i]!.persons),
+      events: present(layout.steps[i]!.events),
+    })),
+    inclusion_rules: measured.ruleNames.map((name, r) => ({ rule: r, name, persons_passing: present(layout.rules[r]!.passing), gain: present(layout.rules[r]!.gain) })),
+  };
+}

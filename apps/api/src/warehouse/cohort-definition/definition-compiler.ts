@@ -1,0 +1,432 @@
+import {
+  COHORT_DEFINITION_LIMITS,
+  CohortDefinitionExpression,
+  type ConceptSet,
+  type CorrelatedCriteria,
+  type Criteria,
+  type CriteriaGroup,
+  type DateRange,
+  type DemographicCriteria,
+  type NumericRange,
+  type ResultLimit,
+  type Window,
+} from '@hdp/contract';
+import { RECORD_KEY_COLUMN } from '../record-keys';
+import { eraSql } from '../era-builder';
+import { CRITERIA_DOMAINS } from './criteria-domains';
+
+/** Binds a value as `$n` (cast to `sqlType`) and returns the placeholder. */
+export type Bind = (value: unknown, sqlType: string) => string;
+
+/** A definition the compiler refuses; `path` names the part (`cohortDefinition.inclusionRules[0]...`). */
+export class DefinitionError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+    this.name = 'DefinitionError';
+  }
+}
+
+/** The steps of the attrition, in order, each a relation (CTE) of events with person_id. */
+export interface AttritionStepSql {
+  step: 'entry_events' | 'observation_window' | 'primary_limit' | 'additional_criteria' | 'qualified_limit' | 'inclusion_rule' | 'expression_limit' | 'cohort_exit' | 'censor_window';
+  rule?: number;
+  label: string;
+  relation: string;
+}
+
+/** The compiled definition: its CTEs and the names of the relations the answers read. */
+export interface CompiledDefinition {
+  /** `name AS (...)` items of one WITH clause. */
+  ctes: string[];
+  /** person_id, start_date, end_date: the cohort's periods, after the censor window. */
+  periods: string;
+  steps: AttritionStepSql[];
+  /** qualified events with one 0/1 column per inclusion rule (`r0`, `r1`, ...) and `start_date`. */
+  ruleFlags: string | null;
+  ruleNames: string[];
+}
+
+/** Events of a relation used as index events: the columns every window and group reads. */
+const EVENT_COLUMNS = 'person_id, event_id, start_date, end_date, visit_occurrence_id, op_start_date, op_end_date';
+const RANGE_SQL: Record<NumericRange['op'], string> = { lt: '<', lte: '<=', eq: '=', '!eq': '<>', gt: '>', gte: '>=', bt: 'BETWEEN', '!bt': 'NOT BETWEEN' };
+
+/**
+ * Compiles a Circe-style cohort definition into SQL that runs alike on DuckDB and PostgreSQL, every
+ * value bound. It follows Circe's generation step by step: primary events in an observation
+ * period with the observation window and primary limit; additional criteria and the qualified
+ * limit; inclusion rules (one 0/1 flag per rule and event); the expression limit; the end strategy
+ * and censoring events; era collapse; the censor window.
+ */
+export class DefinitionCompiler {
+  private readonly ctes: string[] = [];
+  private readonly codesets = new Map<number, number>();
+  private names = 0;
+
+  constructor(
+    private readonly schema: string,
+    private readonly bind: Bind,
+  ) {}
+
+  private t(name: string): string {
+    return `"${this.schema}"."${name}"`;
+  }
+
+  private cte(prefix: string, sql: string): string {
+    const name = `${prefix}_${++this.names}`;
+    // A group's passing events are computed once: PostgreSQL would otherwise inline the group into
+    // a nested loop over every index event (it cannot estimate a CTE's rows), taking seconds.
+    this.ctes.push(`${name} AS ${prefix === 'group_pass' ? 'MATERIALIZED ' : ''}(${sql})`);
+    return name;
+  }
+
+  private days(n: number): string {
+    return this.bind(n, 'INTEGER');
+  }
+
+  compile(input: unknown, path = 'query.cohortDefinition'): CompiledDefinition {
+    const parsed = CohortDefinitionExpression.safeParse(input);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new DefinitionError([path, ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))].join('').replace(/\.\[/g, '['), issue.message);
+    }
+    const def = parsed.data;
+    this.conceptSets(def.conceptSets, `${path}.conceptSets`);
+    const steps: AttritionStepSql[] = [];
+
+    // Entry events: every criterion's events, then those in an observation period with enough observation around them.
+    const candidates = def.primaryCriteria.criteriaList.map((c, i) => `SELECT person_id, event_id, start_date, end_date, visit_occurrence_id FROM (${this.criteria(c, `${path}.primaryCriteria.criteriaList[${i}]`, 1)}) pc`);
+    const entry = this.cte('entry_events', candidates.join(' UNION ALL '));
+    steps.push({ step: 'entry_events', label: 'Entry events', relation: entry });
+    const { priorDays, postDays } = def.primaryCriteria.observationWindow;
+    const inObservation = this.cte(
+      'observed_events',
+      `SELECT e.person_id, e.event_id AS source_event_id, e.start_date, e.end_date, e.visit_occurrence_id, op."observation_period_start_date" AS op_start_date, op."observation_period_end_date" AS op_end_date
+       FROM ${entry} e JOIN ${this.t('observation_period')} op ON op."person_id" = e.person_id AND e.start_date >= op."observation_period_start_date" AND e.start_date <= op."observation_period_end_date"
+       WHERE op."observation_period_start_date" + ${this.days(priorDays)} <= e.start_date AND e.start_date + ${this.days(postDays)} <= op."observation_period_end_date"`,
+    );
+    steps.push({ step: 'observation_window', label: `In observation, ${priorDays} days before and ${postDays} days after`, relation: inObservation });
+    const primaryLimit = def.primaryCriteria.primaryCriteriaLimit.type;
+    const primary = this.cte(
+      'primary_events',
+      `SELECT ${EVENT_COLUMNS} FROM (
+         SELECT person_id, start_date, end_date, visit_occurrence_id, op_start_date, op_end_date,
+           ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY start_date ${primaryLimit === 'Last' ? 'DESC' : 'ASC'}, source_event_id) AS event_id
+         FROM ${inObservation}) pe${this.limitFilter(primaryLimit, 'event_id')}`,
+    );
+    steps.push({ step: 'primary_limit', label: limitLabel('Entry events', primaryLimit), relation: primary });
+
+    // "Restrict initial events" and the qualified limit.
+    let qualifiedSource = primary;
+    if (def.additionalCriteria && groupHasMembers(def.additionalCriteria)) {
+      const passing = this.group(def.additionalCriteria, primary, `${path}.additionalCriteria`, 1);
+      qualifiedSource = this.cte('restricted_events', `SELECT ${prefixed('e', EVENT_COLUMNS)} FROM ${primary} e JOIN ${passing} g ON g.person_id = e.person_id AND g.event_id = e.event_id`);
+      steps.push({ step: 'additional_criteria', label: 'Meeting the additional criteria', relation: qualifiedSource });
+    }
+    const qualifiedLimit = def.qualifiedLimit.type;
+    const qualified = this.cte('qualified_events', this.limited(qualifiedSource, qualifiedLimit));
+    steps.push({ step: 'qualified_limit', label: limitLabel('Qualifying events', qualifiedLimit), relation: qualified });
+
+    // Inclusion rules: one flag per rule and qualifying event.
+    let ruleFlags: string | null = null;
+    let included = qualified;
+    if (def.inclusionRules.length > 0) {
+      const passes = def.inclusionRules.map((rule, i) => this.group(rule.expression, qualified, `${path}.inclusionRules[${i}].expression`, 1));
+      ruleFlags = this.cte(
+        'rule_flags',
+        `SELECT ${prefixed('q', EVENT_COLUMNS)}, ${passes.map((_p, i) => `CASE WHEN i${i}.event_id IS NULL THEN 0 ELSE 1 END AS r${i}`).join(', ')}
+         FROM ${qualified} q ${passes.map((p, i) => `LEFT JOIN ${p} i${i} ON i${i}.person_id = q.person_id AND i${i}.event_id = q.event_id`).join(' ')}`,
+      );
+      def.inclusionRules.forEach((rule, i) => {
+        const passed = this.cte('after_rule', `SELECT ${EVENT_COLUMNS} FROM ${ruleFlags} WHERE ${def.inclusionRules.slice(0, i + 1).map((_r, k) => `r${k} = 1`).join(' AND ')}`);
+        steps.push({ step: 'inclusion_rule', rule: i, label: rule.name, relation: passed });
+        included = passed;
+      });
+    }
+    const expressionLimit = def.expressionLimit.type;
+    const limitedIncluded = this.cte('included_events', this.limited(included, expressionLimit));
+    steps.push({ step: 'expression_limit', label: limitLabel('Cohort entries', expressionLimit), relation: limitedIncluded });
+
+    // Exit: the end strategy and the censoring events; the earliest end on or after the start wins.
+    const ends: string[] = [this.strategyEnds(def.endStrategy, limitedIncluded, `${path}.endStrategy`)];
+    def.censoringCriteria.forEach((c, i) => {
+      ends.push(
+        `SELECT i.person_id, i.event_id, MIN(c.start_date) AS end_date FROM ${limitedIncluded} i
+         JOIN (${this.criteria(c, `${path}.censoringCriteria[${i}]`, 1)}) c ON c.person_id = i.person_id AND c.start_date >= i.start_date AND c.start_date <= i.op_end_date
+         GROUP BY i.person_id, i.event_id`,
+      );
+    });
+    const rows = this.cte(
+      'cohort_rows',
+      `SELECT i.person_id, i.start_date, MIN(ce.end_date) AS end_date FROM ${limitedIncluded} i
+       JOIN (${ends.join(' UNION ALL ')}) ce ON ce.person_id = i.person_id AND ce.event_id = i.event_id AND ce.end_date >= i.start_date
+       GROUP BY i.person_id, i.event_id, i.start_date`,
+    );
+    const eraPad = def.collapseSettings.eraPad;
+    const collapsed = this.cte(
+      'cohort_eras',
+      `SELECT person_id, start_date, end_date FROM (${eraSql(`SELECT person_id, 0 AS grp_key, start_date, end_date FROM ${rows}`, this.days(eraPad))}) eras`,
+    );
+    steps.push({ step: 'cohort_exit', label: eraPad > 0 ? `Cohort periods, merged ${eraPad} days apart` : 'Cohort periods', relation: collapsed });
+
+    let periods = collapsed;
+    const { startDate, endDate } = def.censorWindow;
+    if (startDate || endDate) {
+      const start = startDate ? `CASE WHEN start_date > ${this.bind(startDate, 'DATE')} THEN start_date ELSE ${this.bind(startDate, 'DATE')} END` : 'start_date';
+      const end = endDate ? `CASE WHEN end_date < ${this.bind(endDate, 'DATE')} THEN end_date ELSE ${this.bind(endDate, 'DATE')} END` : 'end_date';
+      periods = this.cte('censored_periods', `SELECT person_id, start_date, end_date FROM (SELECT person_id, ${start} AS start_date, ${end} AS end_date FROM ${collapsed}) cw WHERE start_date <= end_date`);
+      steps.push({ step: 'censor_window', label: `Within ${startDate ?? '…'} to ${endDate ?? '…'}`, relation: periods });
+    }
+    return { ctes: this.ctes, periods, steps, ruleFlags, ruleNames: def.inclusionRules.map((r) => r.name) };
+  }
+
+  /** ` WHERE ordinal = 1` unless every event is kept. */
+  private limitFilter(type: ResultLimit['type'], ordinal: string): string {
+    return type === 'All' ? '' : ` WHERE ${ordinal} = 1`;
+  }
+
+  /** The events of `source` kept by a first / last / all limit. */
+  private limited(source: string, type: ResultLimit['type']): string {
+    if (type === 'All') return `SELECT ${EVENT_COLUMNS} FROM ${source}`;
+    return `SELECT ${EVENT_COLUMNS} FROM (SELECT ${EVENT_COLUMNS}, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY start_date ${type === 'Last' ? 'DESC' : 'ASC'}, event_id) AS ordinal FROM ${source}) l WHERE ordinal = 1`;
+  }
+
+  private conceptSets(sets: ConceptSet[], path: string): void {
+    if (sets.length === 0) return;
+    const parts: string[] = [];
+    sets.forEach((set, i) => {
+      if (this.codesets.has(set.id)) throw new DefinitionError(`${path}[${i}].id`, `concept set id ${set.id} is used twice`);
+      const position = this.codesets.size;
+      this.codesets.set(set.id, position);
+      const ids = (items: typeof set.expression.items) => items.map((item) => this.bind(item.conceptId, 'BIGINT'));
+      const expand = (items: typeof set.expression.items) => {
+        const branches: string[] = [];
+        if (items.length > 0) branches.push(`SELECT c."concept_id" FROM ${this.t('concept')} c WHERE c."concept_id" IN (${ids(items).join(', ')})`);
+        const withDescendants = items.filter((item) => item.includeDescendants);
+        if (withDescendants.length > 0) {
+          branches.push(
+            `SELECT ca."descendant_concept_id" FROM ${this.t('concept_ancestor')} ca JOIN ${this.t('concept')} c ON c."concept_id" = ca."descendant_concept_id"
+             WHERE ca."ancestor_concept_id" IN (${ids(withDescendants).join(', ')}) AND c."invalid_reason" IS NULL`,
+          );
+        }
+        return branches;
+      };
+      const included = set.expression.items.filter((item) => !item.isExcluded);
+      const excluded = set.expression.items.filter((item) => item.isExcluded);
+      const includedBranches = expand(included);
+      if (includedBranches.length === 0) return;
+      const excludedBranches = expand(excluded);
+      const exclusion = excludedBranches.length > 0 ? ` WHERE s.concept_id NOT IN (SELECT x.concept_id FROM (${excludedBranches.map((b) => `SELECT * FROM (${b}) xb`).join(' UNION ')}) x(concept_id))` : '';
+      const selves = `SELECT s.concept_id FROM (${includedBranches.map((b) => `SELECT * FROM (${b}) ib`).join(' UNION ')}) s(concept_id)${exclusion}`;
+      let members = selves;
+      const mapped = included.filter((item) => item.includeMapped);
+      if (mapped.length > 0) {
+        const mappedTargets = expand(mapped).map((b) => `SELECT * FROM (${b}) mb`).join(' UNION ');
+        members += ` UNION SELECT cr."concept_id_1" FROM ${this.t('concept_relationship')} cr
+          WHERE cr."relationship_id" = ${this.bind('Maps to', 'VARCHAR')} AND cr."invalid_reason" IS NULL AND cr."concept_id_2" IN (SELECT m.concept_id FROM (${mappedTargets}) m(concept_id))`;
+      }
+      parts.push(`SELECT ${this.bind(position, 'INTEGER')} AS codeset_id, cs.concept_id FROM (${members}) cs(concept_id)`);
+    });
+    // A set whose items are all exclusions matches nothing; the relation keeps its columns either way.
+    parts.push('SELECT CAST(NULL AS INTEGER) AS codeset_id, CAST(NULL AS BIGINT) AS concept_id WHERE 1 = 0');
+    this.ctes.push(`codesets AS (${parts.join(' UNION ALL ')})`);
+  }
+
+  /** `IN (the concept set's concepts)`. */
+  private inCodeset(codesetId: number, path: string): string {
+    const position = this.codesets.get(codesetId);
+    if (position === undefined) throw new DefinitionError(`${path}.codesetId`, `no concept set has id ${codesetId}`);
+    return `IN (SELECT cs.concept_id FROM codesets cs WHERE cs.codeset_id = ${this.bind(position, 'INTEGER')})`;
+  }
+
+  private numeric(expression: string, range: NumericRange, path: string, sqlType = 'DOUBLE PRECISION'): string {
+    if (range.op === 'bt' || range.op === '!bt') {
+      if (range.extent === undefined) throw new DefinitionError(path, `'${range.op}' needs an extent (the upper end)`);
+      return `(${expression} ${RANGE_SQL[range.op]} ${this.bind(range.value, sqlType)} AND ${this.bind(range.extent, sqlType)})`;
+    }
+    return `(${expression} ${RANGE_SQL[range.op]} ${this.bind(range.value, sqlType)})`;
+  }
+
+  private date(expression: string, range: DateRange, path: string): string {
+    if (range.op === 'bt' || range.op === '!bt') {
+      if (range.extent === undefined) throw new DefinitionError(path, `'${range.op}' needs an extent (the later date)`);
+      return `(${expression} ${RANGE_SQL[range.op]} ${this.bind(range.value, 'DATE')} AND ${this.bind(range.extent, 'DATE')})`;
+    }
+    return `(${expression} ${RANGE_SQL[range.op]} ${this.bind(range.value, 'DATE')})`;
+  }
+
+  private concepts(expression: string, ids: number[]): string {
+    if (ids.length === 0) return 'TRUE';
+    return `(${expression} IN (${ids.map((id) => this.bind(id, 'BIGINT')).join(', ')}))`;
+  }
+
+  /**
+   * The events of one criterion: person_id, event_id, start_date, end_date, visit_occurrence_id,
+   * domain_concept_id. `first` is the person's first record of the concept set, taken before the
+   * other attributes filter (as in Circe).
+   */
+  criteria(criteria: Criteria, path: string, depth: number): string {
+    const domain = CRITERIA_DOMAINS[criteria.kind];
+    for (const key of Object.keys(criteria) as (keyof Criteria)[]) {
+      if (criteria[key] !== undefined && !domain.attributes.includes(key)) throw new DefinitionError(`${path}.${key}`, `a ${criteria.kind} criterion has no ${key}`);
+    }
+    const where: string[] = [];
+    if (criteria.codesetId !== undefined) {
+      if (!domain.concept) throw new DefinitionError(`${path}.codesetId`, `a ${criteria.kind} criterion has no concept`);
+      where.push(`t."${domain.concept}" ${this.inCodeset(criteria.codesetId, path)}`);
+    }
+    const ordinal = criteria.first ? `, ROW_NUMBER() OVER (PARTITION BY t."person_id" ORDER BY t."${domain.start}", t."${domain.id}") AS ordinal` : '';
+    const inner = `SELECT t.*, t."${domain.id}" AS event_id, t."${domain.start}" AS start_date, ${domain.end} AS end_date,
+        ${domain.hasVisit ? '' : 'CAST(NULL AS BIGINT) AS visit_occurrence_id, '}${domain.concept ? `t."${domain.concept}"` : 'CAST(NULL AS BIGINT)'} AS domain_concept_id${ordinal}
+      FROM ${this.t(domain.table)} t${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
+    const filters: string[] = [];
+    let joins = '';
+    if (criteria.first) filters.push('c.ordinal = 1');
+    if (criteria.occurrenceStartDate) filters.push(this.date('c.start_date', criteria.occurrenceStartDate, `${path}.occurrenceStartDate`));
+    if (criteria.occurrenceEndDate) filters.push(this.date('c.end_date', criteria.occurrenceEndDate, `${path}.occurrenceEndDate`));
+    if (criteria.age || criteria.gender?.length) {
+      joins += ` JOIN ${this.t('person')} pa ON pa."person_id" = c.person_id`;
+      if (criteria.age) filters.push(this.numeric('(EXTRACT(YEAR FROM c.start_date) - pa."year_of_birth")', criteria.age, `${path}.age`));
+      if (criteria.gender?.length) filters.push(this.concepts('pa."gender_concept_id"', criteria.gender));
+    }
+    if (criteria.typeConcepts?.length && domain.type) filters.push(this.concepts(`c."${domain.type}"`, criteria.typeConcepts));
+    if (criteria.visitType?.length) {
+      if (criteria.kind === 'VisitOccurrence') filters.push(this.concepts('c."visit_concept_id"', criteria.visitType));
+      else {
+        joins += ` JOIN ${this.t('visit_occurrence')} vo ON vo."visit_occurrence_id" = c.visit_occurrence_id`;
+        filters.push(this.concepts('vo."visit_concept_id"', criteria.visitType));
+      }
+    }
+    if (criteria.valueAsNumber) filters.push(this.numeric('c."value_as_number"', criteria.valueAsNumber, `${path}.valueAsNumber`));
+    if (criteria.valueAsConcept?.length) filters.push(this.concepts('c."value_as_concept_id"', criteria.valueAsConcept));
+    if (criteria.unit?.length) filters.push(this.concepts('c."unit_concept_id"', criteria.unit));
+    if (criteria.rangeLow) filters.push(this.numeric('c."range_low"', criteria.rangeLow, `${path}.rangeLow`));
+    if (criteria.rangeHigh) filters.push(this.numeric('c."range_high"', criteria.rangeHigh, `${path}.rangeHigh`));
+    if (criteria.abnormal) {
+      filters.push(`(c."value_as_number" < c."range_low" OR c."value_as_number" > c."range_high" OR c."value_as_concept_id" IN (${this.bind(4155142, 'BIGINT')}, ${this.bind(4155143, 'BIGINT')}))`);
+    }
+    if (criteria.daysSupply) filters.push(this.numeric('c."days_supply"', criteria.daysSupply, `${path}.daysSupply`));
+    if (criteria.quantity) filters.push(this.numeric('c."quantity"', criteria.quantity, `${path}.quantity`));
+    if (criteria.eraLength || criteria.periodLength) filters.push(this.numeric('(c.end_date - c.start_date)', (criteria.eraLength ?? criteria.periodLength)!, `${path}.${criteria.eraLength ? 'eraLength' : 'periodLength'}`));
+    if (criteria.occurrenceCount) {
+      filters.push(this.numeric(criteria.kind === 'DrugEra' ? 'c."drug_exposure_count"' : 'c."condition_occurrence_count"', criteria.occurrenceCount, `${path}.occurrenceCount`));
+    }
+    const events = `SELECT c.person_id, c.event_id, c.start_date, c.end_date, c.visit_occurrence_id, c.domain_concept_id FROM (${inner}) c${joins}${filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : ''}`;
+    if (!criteria.correlatedCriteria || !groupHasMembers(criteria.correlatedCriteria)) return events;
+
+    // Nested criteria: this criterion's own events (in an observation period) are the index of the inner group.
+    const own = this.cte(
+      'nested_events',
+      `SELECT q.person_id, q.event_id, q.start_date, q.end_date, q.visit_occurrence_id, q.domain_concept_id, op."observation_period_start_date" AS op_start_date, op."observation_period_end_date" AS op_end_date
+       FROM (${events}) q JOIN ${this.t('observation_period')} op ON op."person_id" = q.person_id AND q.start_date >= op."observation_period_start_date" AND q.start_date <= op."observation_period_end_date"`,
+    );
+    const passing = this.group(criteria.correlatedCriteria, own, `${path}.correlatedCriteria`, depth + 1);
+    return `SELECT n.person_id, n.event_id, n.start_date, n.end_date, n.visit_occurrence_id, n.domain_concept_id FROM ${own} n JOIN ${passing} g ON g.person_id = n.person_id AND g.event_id = n.event_id`;
+  }
+
+  /**
+   * The index events of `events` (a relation with EVENT_COLUMNS) that meet the group: a relation
+   * (CTE name) of person_id, event_id.
+   */
+  group(group: CriteriaGroup, events: string, path: string, depth: number): string {
+    if (depth > COHORT_DEFINITION_LIMITS.groupDepth) throw new DefinitionError(path, `groups and nested criteria go more than ${COHORT_DEFINITION_LIMITS.groupDepth} deep`);
+    const members: string[] = [];
+    (group.criteriaList ?? []).forEach((c, i) => members.push(this.correlated(c, events, `${path}.criteriaList[${i}]`, depth)));
+    (group.demographicCriteriaList ?? []).forEach((d, i) => members.push(this.demographic(d, events, `${path}.demographicCriteriaList[${i}]`)));
+    (group.groups ?? []).forEach((g, i) => members.push(`SELECT person_id, event_id FROM ${this.group(g, events, `${path}.groups[${i}]`, depth + 1)}`));
+    if (members.length === 0) return this.cte('group_pass', `SELECT person_id, event_id FROM ${events}`);
+    if ((group.type === 'AT_LEAST' || group.type === 'AT_MOST') && group.count === undefined) throw new DefinitionError(`${path}.count`, `a ${group.type} group needs a count`);
+    const having =
+      group.type === 'ALL' ? `= ${this.bind(members.length, 'INTEGER')}` : group.type === 'ANY' ? '> 0' : `${group.type === 'AT_LEAST' ? '>=' : '<='} ${this.bind(group.count, 'INTEGER')}`;
+    const union = members.map((m, i) => `SELECT ${this.bind(i, 'INTEGER')} AS index_id, m${i}.person_id, m${i}.event_id FROM (${m}) m${i}`).join(' UNION ALL ');
+    return this.cte(
+      'group_pass',
+      `SELECT e.person_id, e.event_id FROM ${events} e ${group.type === 'AT_MOST' ? 'LEFT ' : ''}JOIN (${union}) cq ON cq.person_id = e.person_id AND cq.event_id = e.event_id
+       GROUP BY e.person_id, e.event_id HAVING COUNT(cq.index_id) ${having}`,
+    );
+  }
+
+  /** Index events with the right number of the criterion's events inside the window. */
+  private correlated(item: CorrelatedCriteria, events: string, path: string, depth: number): string {
+    const clauses: string[] = [];
+    const checkObservation = !item.ignoreObservationPeriod;
+    if (checkObservation) clauses.push('a.start_date >= p.op_start_date AND a.start_date <= p.op_end_date');
+    clauses.push(...this.window(item.startWindow, 'start', checkObservation));
+    if (item.endWindow) clauses.push(...this.window(item.endWindow, 'end', checkObservation));
+    if (item.restrictVisit) clauses.push('a.visit_occurrence_id = p.visit_occurrence_id');
+    const { type, count, isDistinct, countColumn } = item.occurrence;
+    const column = { DOMAIN_CONCEPT: 'a.domain_concept_id', START_DATE: 'a.start_date', VISIT_ID: 'a.visit_occurrence_id' }[countColumn ?? 'DOMAIN_CONCEPT'];
+    const counted = isDistinct ? `COUNT(DISTINCT ${column})` : 'COUNT(a.event_id)';
+    const left = (type === 'EXACTLY' && count === 0) || type === 'AT_MOST';
+    const operator = type === 'EXACTLY' ? '=' : type === 'AT_MOST' ? '<=' : '>=';
+    const criteria = this.criteria(item.criteria, `${path}.criteria`, depth);
+    return `SELECT p.person_id, p.event_id FROM ${events} p ${left ? 'LEFT ' : ''}JOIN (${criteria}) a ON a.person_id = p.person_id${clauses.map((c) => ` AND ${c}`).join('')}
+      GROUP BY p.person_id, p.event_id HAVING ${counted} ${operator} ${this.bind(count, 'INTEGER')}`;
+  }
+
+  /**
+   * A window's bounds on the criterion event's date (its start, or its end with useEventEnd; an end
+   * window tests the end unless useEventEnd is false), from the index event's start (or end, with
+   * useIndexEnd). An endpoint without days is the observation period's edge (start for coeff -1,
+   * end for +1), or no bound when the criterion ignores observation periods.
+   */
+  private window(window: Window, kind: 'start' | 'end', checkObservation: boolean): string[] {
+    const eventDate = kind === 'start' ? (window.useEventEnd ? 'a.end_date' : 'a.start_date') : window.useEventEnd === false ? 'a.start_date' : 'a.end_date';
+    const indexDate = window.useIndexEnd ? 'p.end_date' : 'p.start_date';
+    const bound = (endpoint: Window['start']) => {
+      if (endpoint.days === null || endpoint.days === undefined) return checkObservation ? (endpoint.coeff === -1 ? 'p.op_start_date' : 'p.op_end_date') : null;
+      return `${indexDate} + ${this.days(endpoint.coeff * endpoint.days)}`;
+    };
+    const clauses: string[] = [];
+    const from = bound(window.start);
+    const to = bound(window.end);
+    if (from) clauses.push(`${eventDate} >= ${from}`);
+    if (to) clauses.push(`${eventDate} <= ${to}`);
+    return clauses;
+  }
+
+  private demographic(d: DemographicCriteria, events: string, path: string): string {
+    const filters: string[] = [];
+    if (d.age) filters.push(this.numeric('(EXTRACT(YEAR FROM p.start_date) - dp."year_of_birth")', d.age, `${path}.age`));
+    if (d.gender?.length) filters.push(this.concepts('dp."gender_concept_id"', d.gender));
+    if (d.race?.length) filters.push(this.concepts('dp."race_concept_id"', d.race));
+    if (d.ethnicity?.length) filters.push(this.concepts('dp."ethnicity_concept_id"', d.ethnicity));
+    if (d.occurrenceStartDate) filters.push(this.date('p.start_date', d.occurrenceStartDate, `${path}.occurrenceStartDate`));
+    if (d.occurrenceEndDate) filters.push(this.date('p.end_date', d.occurrenceEndDate, `${path}.occurrenceEndDate`));
+    return `SELECT p.person_id, p.event_id FROM ${events} p JOIN ${this.t('person')} dp ON dp."person_id" = p.person_id${filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : ''}`;
+  }
+
+  /** person_id, event_id, end_date of each event by the end strategy, never after its observation period. */
+  private strategyEnds(strategy: CohortDefinitionExpression['endStrategy'], events: string, path: string): string {
+    if (!strategy) return `SELECT person_id, event_id, op_end_date AS end_date FROM ${events}`;
+    if (strategy.type === 'DateOffset') {
+      const date = `${strategy.dateField === 'StartDate' ? 'start_date' : 'end_date'} + ${this.days(strategy.offset)}`;
+      return `SELECT person_id, event_id, CASE WHEN ${date} > op_end_date THEN op_end_date ELSE ${date} END AS end_date FROM ${events}`;
+    }
+    // CustomEra: the drug exposures of the concept set, eras with gapDays, the era holding the event's start.
+    const exposureEnd = strategy.daysSupplyOverride
+      ? `de."drug_exposure_start_date" + ${this.days(strategy.daysSupplyOverride)}`
+      : 'COALESCE(de."drug_exposure_end_date", de."drug_exposure_start_date" + CAST(de."days_supply" AS INTEGER), de."drug_exposure_start_date" + 1)';
+    const exposures = `SELECT de."person_id" AS person_id, 0 AS grp_key, de."drug_exposure_start_date" AS start_date, ${exposureEnd} AS end_date
+      FROM ${this.t('drug_exposure')} de WHERE de."drug_concept_id" ${this.inCodeset(strategy.drugCodesetId, `${path}.drugCodesetId`)}
+      AND de."person_id" IN (SELECT person_id FROM ${events})`;
+    const eras = this.cte('exposure_eras', `SELECT person_id, start_date, end_date + ${this.days(strategy.offset)} AS end_date FROM (${eraSql(exposures, this.days(strategy.gapDays))}) x`);
+    return `SELECT e.person_id, e.event_id, CASE WHEN x.end_date > e.op_end_date THEN e.op_end_date ELSE x.end_date END AS end_date
+      FROM ${events} e JOIN ${eras} x ON x.person_id = e.person_id AND e.start_date >= x.start_date AND e.start_date <= x.end_date`;
+  }
+}
+
+function groupHasMembers(group: CriteriaGroup): boolean {
+  return (group.criteriaList?.length ?? 0) + (group.demographicCriteriaList?.length ?? 0) + (group.groups?.length ?? 0) > 0;
+}
+
+const prefixed = (alias: string, columns: string) => columns.split(', ').map((c) => `${alias}.${c}`).join(', ');
+
+function limitLabel(what: string, type: ResultLimit['type']): string {
+  return type === 'All' ? `${what}: all per person` : `${what}: ${type === 'First' ? 'earliest' : 'latest'} per person`;
+}
+
+/** The key sum column of a person row, for perturbation. */
+export const PERSON_KEY = `"${RECORD_KEY_COLUMN}"`;
