@@ -309,6 +309,10 @@ describe('versions', () => {
       published_on_current_data: true,
     });
     expect((await listCohorts(stella, '?search=Refreshable')).cohorts[0]).toMatchObject({ version: 3, published_person_count: narrower.result!.person_count });
+    // The steward's review queue holds it; another researcher learns nothing of a version awaiting review.
+    expect((await listCohorts(stella, '?status=AWAITING_REVIEW')).cohorts.map((c) => c.id)).toContain(cohort.id);
+    expect((await listCohorts(rita, '?status=AWAITING_REVIEW')).cohorts.map((c) => c.id)).toContain(cohort.id);
+    expect((await listCohorts(otto, '?status=AWAITING_REVIEW')).cohorts).toEqual([]);
     // Publishing names the version reviewed: an older one is stale, a missing one does not exist.
     const stale = await patchCohort(stella, cohort.id, { published_version: 2 });
     expect(stale.statusCode).toBe(409);

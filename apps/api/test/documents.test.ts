@@ -87,9 +87,9 @@ describe('documents', () => {
     const pdf = Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n', 'latin1');
     const lying = await upload(t, owner.token, 'picture.png', 'image/png', pdf);
     expect(lying.statusCode).toBe(415);
-    expect(lying.json().detail).toBe("The file's content is application/pdf, not the declared image/png.");
+    expect(lying.json().detail).toBe("The file's content is PDF, not the declared PNG image.");
     const gif = Buffer.from('R0lGODlhAQABAAAAACw=', 'base64');
-    expect((await upload(t, owner.token, 'a.gif', 'image/gif', gif)).json().detail).toMatch(/^Files of type image\/gif are not accepted/);
+    expect((await upload(t, owner.token, 'a.gif', 'image/gif', gif)).json().detail).toMatch(/^Files of type GIF image are not accepted\. Accepted types: PDF, PNG image, JPEG image, plain text, CSV table, JSON, Word document \(\.docx\), Excel workbook \(\.xlsx\), ZIP archive\.$/);
     const binaryAsText = await upload(t, owner.token, 'a.txt', 'text/plain', Buffer.from([0, 1, 2, 3, 0, 255]));
     expect(binaryAsText.statusCode).toBe(415);
     const pdfOk = await upload(t, owner.token, 'report.pdf', 'application/octet-stream', pdf);

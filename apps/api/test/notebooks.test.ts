@@ -224,8 +224,10 @@ describe('stopping, starting and deleting', () => {
     expect(deleted.json().status).toBe('DELETING');
     await expect.poll(async () => (await call(wendy, 'GET', '/notebooks/')).json().total, { timeout: 10_000 }).toBe(0);
     expect(fs.existsSync(home)).toBe(false);
-    const events = await rowsOf(sql`select event_type from audit_log where resource_type = 'notebook' and resource_id = ${notebook.id} and outcome = 'SUCCESS' order by seq`);
+    const events = await rowsOf(sql`select event_type, message from audit_log where resource_type = 'notebook' and resource_id = ${notebook.id} and outcome = 'SUCCESS' order by seq`);
     expect(events.map((e) => e.event_type)).toEqual(['NOTEBOOK_CREATED', 'NOTEBOOK_OPENED', 'NOTEBOOK_OPENED', 'NOTEBOOK_STOPPED', 'NOTEBOOK_STARTED', 'NOTEBOOK_DELETED']);
+    // Every notebook event names its workbench, so a search for the workbench finds who worked on its data.
+    for (const event of events) expect(event.message).toContain('in workbench "Notebook workbench" (');
   });
 });
 

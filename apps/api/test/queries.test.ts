@@ -235,8 +235,10 @@ describe('with the synthetic dataset', () => {
     expect(latest.json().id).toBe(started.json().id);
     const missing = await t.request({ method: 'GET', url: `/api/v1/queries/${query.id}/executions/00000000-0000-4000-8000-000000000000/`, token: rita.token });
     expect(missing.statusCode).toBe(404);
-    const audit = await rowsOf(sql`select actor_email, outcome, details from audit_log where event_type = 'QUERY_EXECUTED' and resource_id = ${query.id}`);
+    const audit = await rowsOf(sql`select actor_email, outcome, details, message from audit_log where event_type = 'QUERY_EXECUTED' and resource_id = ${query.id}`);
     expect(audit).toHaveLength(1);
+    // Named, with the id beside the name.
+    expect(audit[0]!.message).toContain(`ran query "${query.name}" (${query.id}) (version 1)`);
     expect(audit[0]).toMatchObject({ actor_email: 'rita@example.org', outcome: 'SUCCESS', details: { execution_id: started.json().id, person_count_shown: finished.result!.person_count_display } });
   });
 

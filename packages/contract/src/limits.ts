@@ -53,3 +53,27 @@ export const LIMITS = {
    */
   passwordMinScore: 4,
 } as const;
+
+/** File types in words, for people (the API's refusals, the documents table); the MIME type stays beside it for the rest. */
+export const FILE_TYPE_NAMES: Readonly<Record<string, string>> = {
+  'application/pdf': 'PDF',
+  'image/png': 'PNG image',
+  'image/jpeg': 'JPEG image',
+  'image/gif': 'GIF image',
+  'text/plain': 'plain text',
+  'text/csv': 'CSV table',
+  'text/tab-separated-values': 'TSV table',
+  'text/markdown': 'Markdown text',
+  'application/json': 'JSON',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word document (.docx)',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'Excel workbook (.xlsx)',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'PowerPoint presentation (.pptx)',
+  'application/msword': 'Word 97–2003 document (.doc)',
+  'application/vnd.ms-excel': 'Excel 97–2003 workbook (.xls)',
+  'application/zip': 'ZIP archive',
+  'application/x-msdownload': 'Windows program (.exe)',
+  'application/x-elf': 'Linux program',
+};
+
+/** A file type in words ("Word document (.docx)"), or the MIME type itself when it has no name here. */
+export const fileTypeName = (mime: string): string => FILE_TYPE_NAMES[mime] ?? mime;

@@ -39,7 +39,7 @@ export async function loadVisibleCohort(services: AppServices, actor: UserRow, c
     await recordAuditEvent(services.db, context, {
       eventType: 'ACCESS_DENIED',
       outcome: 'DENIED',
-      message: `${actor.email} was denied cohort ${cohortId}`,
+      message: `${actor.email} was denied cohort "${cohort.name}" (${cohortId})`,
       resourceType: 'cohort',
       resourceId: cohortId,
     });

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { fileTypeFromBuffer } from 'file-type';
+import { fileTypeName } from '@hdp/contract';
 
 /** Types whose files carry no magic bytes: accepted when declared and the bytes look like text. */
 const TEXT_TYPES = new Set(['text/plain', 'text/csv', 'application/json', 'text/markdown', 'text/tab-separated-values']);
@@ -39,12 +40,12 @@ export async function checkContentType(
 ): Promise<ContentTypeVerdict> {
   const declaredType = declared.split(';')[0]!.trim().toLowerCase();
   const detected = await fileTypeFromBuffer(head);
-  const list = allowed.join(', ');
+  const list = allowed.map(fileTypeName).join(', ');
   if (detected) {
-    if (!allowed.includes(detected.mime)) return { ok: false, detail: `Files of type ${detected.mime} are not accepted. Accepted types: ${list}.` };
+    if (!allowed.includes(detected.mime)) return { ok: false, detail: `Files of type ${fileTypeName(detected.mime)} are not accepted. Accepted types: ${list}.` };
     const generic = declaredType === '' || declaredType === 'application/octet-stream';
     if (!generic && declaredType !== detected.mime) {
-      return { ok: false, detail: `The file's content is ${detected.mime}, not the declared ${declaredType}.` };
+      return { ok: false, detail: `The file's content is ${fileTypeName(detected.mime)}, not the declared ${fileTypeName(declaredType)}.` };
     }
     return { ok: true, contentType: detected.mime };
   }

@@ -8,6 +8,7 @@ import {
   type WorkbenchMemberRole,
 } from '@hdp/contract';
 import type { AppServices } from '../app-services';
+import { workbenchLabel } from '../audit/audit-labels';
 import { appendAuditEntry, recordAuditEvent, type AuditContext } from '../audit/audit-trail';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/api-error';
 import { jobRepository } from '../jobs/job-repository';
@@ -162,7 +163,7 @@ export async function createNotebook(services: AppServices, actor: UserRow, work
     await appendAuditEntry(tx, context, {
       eventType: 'NOTEBOOK_CREATED',
       outcome: 'SUCCESS',
-      message: `${actor.email} created notebook "${input.name}" in workbench ${workbenchId}`,
+      message: `${actor.email} created notebook "${input.name}" in ${await workbenchLabel(tx, workbenchId)}`,
       resourceType: 'notebook',
       resourceId: created.id,
       details: {
@@ -214,7 +215,7 @@ export async function changeNotebook(
     await appendAuditEntry(tx, context, {
       eventType: STEP_EVENT[step],
       outcome: 'SUCCESS',
-      message: `${actor.email} ${PAST[step]} notebook "${current.name}"`,
+      message: `${actor.email} ${PAST[step]} notebook "${current.name}" in ${await workbenchLabel(tx, workbenchId)}`,
       resourceType: 'notebook',
       resourceId: notebookId,
       details: { workbench_id: workbenchId, from: current.status, owner_id: current.ownerId },
@@ -285,7 +286,7 @@ export async function openNotebook(services: AppServices, actor: UserRow, workbe
   await recordAuditEvent(services.db, context, {
     eventType: 'NOTEBOOK_OPENED',
     outcome: 'SUCCESS',
-    message: `${actor.email} opened notebook "${notebook.name}"`,
+    message: `${actor.email} opened notebook "${notebook.name}" in ${await workbenchLabel(services.db, workbenchId)}`,
     resourceType: 'notebook',
     resourceId: notebookId,
     details: { workbench_id: workbenchId },

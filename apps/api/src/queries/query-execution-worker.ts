@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import type { Database, DbOrTx } from '../db/database';
+import { queryLabel } from '../audit/audit-labels';
 import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
 import { INTERRUPTED_JOB_REASON, JobWorker, type JobHandler } from '../jobs/job-worker';
 import { runCohortQuery, type DisclosureCost } from '../warehouse/cohort-results';
@@ -18,7 +19,7 @@ async function auditFailure(tx: DbOrTx, execution: QueryExecutionRow, reason: st
   await appendAuditEntry(tx, context, {
     eventType: 'QUERY_EXECUTED',
     outcome: 'FAILURE',
-    message: `${context.actorEmail ?? execution.requestedBy} ran query ${execution.queryId} (version ${execution.queryVersion}), which failed: ${reason}`,
+    message: `${context.actorEmail ?? execution.requestedBy} ran ${await queryLabel(tx, execution.queryId)} (version ${execution.queryVersion}), which failed: ${reason}`,
     resourceType: 'query',
     resourceId: execution.queryId,
     details: { execution_id: execution.id, version: execution.queryVersion, reason },
@@ -60,7 +61,7 @@ export function queryRunHandler(deps: { warehouse: WarehouseEngine; config: Conf
           await appendAuditEntry(tx, context, {
             eventType: 'QUERY_EXECUTED',
             outcome: 'SUCCESS',
-            message: `${who} ran query ${execution.queryId} (version ${execution.queryVersion}): ${result.person_count_display} persons`,
+            message: `${who} ran ${await queryLabel(tx, execution.queryId)} (version ${execution.queryVersion}): ${result.person_count_display} persons`,
             resourceType: 'query',
             resourceId: execution.queryId,
             details: {

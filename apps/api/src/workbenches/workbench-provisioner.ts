@@ -13,6 +13,7 @@ import { countSnapshot } from '../warehouse/cohort-snapshots';
 import { WarehouseTimeoutError, type WarehouseEngine } from '../warehouse/warehouse-engine';
 import { workbenchRepository } from './workbench-repository';
 import { releasedCohortKey, workbenchKey } from './workbench-storage';
+import { cohortLabel, workbenchLabel } from '../audit/audit-labels';
 
 export const PROVISION_JOB = 'workbench-provision';
 /** A release is tried this many times (a stopped server, a passing error) before it is FAILED. */
@@ -89,7 +90,7 @@ export function provisionHandler(deps: { warehouse: WarehouseEngine; store: File
     await appendAuditEntry(tx, payload.auditContext ?? {}, {
       eventType: 'WORKBENCH_PROVISIONING_FAILED',
       outcome: 'FAILURE',
-      message: `Releasing cohort ${release.cohortId} (version ${release.cohortVersion}) to workbench ${release.workbenchId} failed: ${reason}`,
+      message: `Releasing ${await cohortLabel(tx, release.cohortId)} (version ${release.cohortVersion}) to ${await workbenchLabel(tx, release.workbenchId)} failed: ${reason}`,
       resourceType: 'workbench',
       resourceId: release.workbenchId,
       details: { kind: 'cohort', cohort_id: release.cohortId, version: release.cohortVersion, reason, attempts: job.attempts },
@@ -156,7 +157,7 @@ export function provisionHandler(deps: { warehouse: WarehouseEngine; store: File
           await appendAuditEntry(tx, payload.auditContext ?? {}, {
             eventType: 'WORKBENCH_DATA_RELEASED',
             outcome: 'SUCCESS',
-            message: `Cohort "${cohort.name}" (version ${version.version}, ${persons} persons) was released to workbench ${release.workbenchId}: ${total} rows in ${RELEASED_CDM_TABLES.length} tables`,
+            message: `Cohort "${cohort.name}" (version ${version.version}, ${persons} persons) was released to ${await workbenchLabel(tx, release.workbenchId)}: ${total} rows in ${RELEASED_CDM_TABLES.length} tables`,
             resourceType: 'workbench',
             resourceId: release.workbenchId,
             details: { kind: 'cohort', cohort_id: cohort.id, version: version.version, person_count: persons, row_counts: counts, directory: `released/cohorts/${release.directory}` },

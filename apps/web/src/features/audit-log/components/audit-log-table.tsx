@@ -47,7 +47,11 @@ export function AuditLogTable() {
       render: (outcome: AuditEntry['outcome']) => <span style={{ color: OUTCOME_COLOURS[outcome], fontWeight: 500 }}>{outcome}</span>,
     },
     { key: 'actor', title: 'Actor', dataIndex: ['actor', 'email'], width: 220, ellipsis: true, render: (email: string | null) => email ?? '—' },
-    { key: 'message', title: 'Message', dataIndex: 'message', ellipsis: true },
+    {
+      // Shown in full: a message cut off mid-name hides what it names; long ids break anywhere.
+      key: 'message', title: 'Message', dataIndex: 'message',
+      render: (message: string) => <span style={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }} data-testid="audit-message">{message}</span>,
+    },
   ];
 
   return (

@@ -62,6 +62,25 @@ describe('QueryWorkspace', { timeout: 20_000 }, () => {
     expect(screen.getByText(/^Counted in: synthetic: 3000 persons, seed 3, at \d\d:\d\d$/)).toBeInTheDocument();
   });
 
+  it('marks a result counted in a dataset no longer served, and asks for a run before a cohort', async () => {
+    fakeApi(({ method, path }) => {
+      if (path === '/api/v1/users/me/') return { body: aUser() };
+      if (path === '/api/v1/data-explorer/schema/') return { body: { ...aSchema(true), warehouse: { loaded: true, source: 'synthetic: 12000 persons, seed 777' } } };
+      if (method === 'POST' && path === '/api/v1/queries/execute/') return { body: { ...aResult(), dataset: 'synthetic: 10000 persons, seed 20240501' } };
+      return { status: 404, body: { detail: 'Not found' } };
+    });
+    renderWorkspace();
+    const run = screen.getByRole('button', { name: 'Run' });
+    await waitFor(() => expect(run).toBeEnabled());
+    await userEvent.click(run);
+    expect(await screen.findByTestId('results-older-dataset')).toHaveTextContent(
+      'These results were counted in a previous datasetThey were counted in synthetic: 10000 persons, seed 20240501; the platform now serves synthetic: 12000 persons, seed 777. Run the query again to count in the current data.',
+    );
+    expect(screen.getByRole('button', { name: 'Create cohort' })).toHaveAccessibleDescription(
+      'These results were counted in data no longer served: run the query again to make a cohort from the current data.',
+    );
+  });
+
   it('catches an incomplete rule before Run or Save: no call, the rule named with what to enter', async () => {
     const calls = fakeApi(({ path }) => {
       if (path === '/api/v1/users/me/') return { body: aUser() };

@@ -106,9 +106,15 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
 
   const allowed = (permission: Parameters<typeof can>[1]) => can(me ?? null, permission);
   const hasRules = countRules(query) > 0;
+  // A result counted in a dataset the warehouse no longer serves (it was reloaded since): shown as
+  // such, and no cohort is made from it (the API would refuse it too).
+  const servedSource = schema.data?.warehouse.source ?? null;
+  const olderDataset = result?.dataset && servedSource && result.dataset !== servedSource ? result.dataset : null;
   const cohortSource: CohortFromRun = isRunning
     ? { allowed: false, reason: 'Wait for the run to finish: a cohort is made from a finished run.' }
-    : error
+    : olderDataset
+      ? { allowed: false, reason: 'These results were counted in data no longer served: run the query again to make a cohort from the current data.' }
+      : error
       ? { allowed: false, reason: 'The last run failed: run the query again to make a cohort from current results.' }
       : cohortFromRun({ isAnonymousQuery, isQueryEdited, executionId });
 
@@ -278,6 +284,17 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
               {resultAt ? `, at ${clockTime(resultAt)}` : ''}
             </p>
           </div>
+          {olderDataset ? (
+            <Alert
+              type="warning"
+              showIcon
+              role="status"
+              style={{ marginBottom: 12 }}
+              data-testid="results-older-dataset"
+              title="These results were counted in a previous dataset"
+              description={`They were counted in ${olderDataset}; the platform now serves ${servedSource}. Run the query again to count in the current data.`}
+            />
+          ) : null}
           <div style={{ opacity: isRunning ? 0.45 : 1, transition: 'opacity 0.2s' }} className="results-body">
             <QueryResults result={result} />
           </div>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { CheckCircleOutlined, DeleteOutlined, DownloadOutlined, MinusCircleOutlined } from '@ant-design/icons';
 import { Button, Popconfirm, Space, Table, type TableProps } from 'antd';
 import type { Document } from '@hdp/contract';
+import { fileTypeName } from '@hdp/contract/limits';
 import { PAGE_SIZES } from '@/config/constants';
 import { formatDate } from '@/lib/dates/format-date';
 import { useDeleteDocumentMutation } from '../api/delete-document';
@@ -15,6 +16,10 @@ const SCAN_LABELS: Record<Document['scan_status'], { text: string; icon: typeof 
   CLEAN: { text: 'Clean', icon: CheckCircleOutlined, colour: '#237804' },
   NOT_SCANNED: { text: 'Not scanned', icon: MinusCircleOutlined, colour: '#595959' },
 };
+
+/** Why a document reads "Not scanned", said once under the table (no setting names: researchers cannot act on them). */
+export const NOT_SCANNED_NOTE =
+  'Not scanned: this platform has no virus scanner set up, so uploads are checked for their file type only. Open files from others with care; an administrator can turn scanning on.';
 
 /** Table column keys that sort, and the API order each gives, ascending first. */
 const SORTS: Record<string, [DocumentOrder, DocumentOrder]> = {
@@ -36,7 +41,8 @@ export function DocumentsTable({ canDelete }: { canDelete: boolean }) {
 
   const columns: TableProps<Document>['columns'] = [
     { key: 'name', title: 'Name', dataIndex: 'name', sorter: true, sortOrder: sortOrder('name'), ellipsis: true },
-    { key: 'content_type', title: 'Type', dataIndex: 'content_type', ellipsis: true },
+    // The type in words ("Word document (.docx)"), the MIME type on hover.
+    { key: 'content_type', title: 'Type', dataIndex: 'content_type', width: 170, render: (type: string) => <span title={type}>{fileTypeName(type)}</span> },
     {
       key: 'size_bytes', title: 'Size', dataIndex: 'size_bytes', sorter: true, sortOrder: sortOrder('size_bytes'), align: 'right',
       render: (bytes: number) => <span title={formatBytes(bytes)}>{formatSize(bytes)}</span>,
@@ -55,7 +61,8 @@ export function DocumentsTable({ canDelete }: { canDelete: boolean }) {
     { key: 'created_at', title: 'Uploaded', dataIndex: 'created_at', sorter: true, sortOrder: sortOrder('created_at'), render: (at: string) => formatDate(at) },
     { key: 'owner', title: 'Uploaded by', dataIndex: ['owner', 'email'], ellipsis: true },
     {
-      key: 'actions', title: 'Actions',
+      // Wide enough for both actions: the fixed layout of the ellipsis columns would share it out otherwise.
+      key: 'actions', title: 'Actions', width: 210,
       render: (_: unknown, document: Document) => (
         <Space size={4}>
           <Button
@@ -83,7 +90,9 @@ export function DocumentsTable({ canDelete }: { canDelete: boolean }) {
     },
   ];
 
+  const anyNotScanned = (data?.documents ?? []).some((document) => document.scan_status === 'NOT_SCANNED');
   return (
+    <>
     <Table<Document>
       rowKey="id"
       size="middle"
@@ -112,5 +121,11 @@ export function DocumentsTable({ canDelete }: { canDelete: boolean }) {
         }
       }}
     />
+    {anyNotScanned && !isError ? (
+      <p style={{ color: '#595959', fontSize: 13, margin: '8px 0 0' }} data-testid="not-scanned-note">
+        {NOT_SCANNED_NOTE}
+      </p>
+    ) : null}
+    </>
   );
 }

@@ -6,6 +6,7 @@ import type { SorterResult } from 'antd/es/table/interface';
 import type { Notebook, Workbench } from '@hdp/contract';
 import { useAppDispatch } from '@/app/hooks';
 import { baseApi } from '@/lib/api/base-api';
+import { CARD_TABLE_CLASS, labelledColumns } from '@/components/card-table';
 import { formatDate } from '@/lib/dates/format-date';
 import { showToast } from '@/lib/errors/notifier';
 import { useListEnvironmentsQuery } from '../api/compute-catalogue';
@@ -224,7 +225,9 @@ export default function NotebooksTab({ workbench }: { workbench: Pick<Workbench,
       <Table<Notebook>
         rowKey="id"
         size="small"
-        columns={columns}
+        // On a phone each notebook is a card (its actions within reach), not a row of a wide table.
+        className={CARD_TABLE_CLASS}
+        columns={labelledColumns(columns)}
         dataSource={notebooks as Notebook[] | undefined}
         loading={list.isLoading}
         onChange={onChange}

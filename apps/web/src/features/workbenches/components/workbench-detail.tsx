@@ -13,7 +13,6 @@ import { isProvisioning } from '../provisioning';
 import { refusalsDismissed, selectRefusals } from '../refusals-slice';
 import { canManageWorkbench } from '../workbench-abilities';
 import { ReleaseStateTag } from './release-state-tag';
-import { UpdateCohortVersion } from './update-cohort-version';
 import { WorkbenchActions } from './workbench-actions';
 
 // Loaded when the tab is first opened: the list, its actions and the create dialog stay out of the page's first load.
@@ -22,6 +21,8 @@ const WorkbenchDashboards = dynamic(
   () => import('@/features/dashboards/components/workbench-dashboards').then((module) => module.WorkbenchDashboards),
   { ssr: false },
 );
+// Only offered when a newer published version exists: its code (the update call, the wizard's body rules) stays out of the first load.
+const UpdateCohortVersion = dynamic(() => import('./update-cohort-version').then((module) => module.UpdateCohortVersion), { ssr: false });
 const NotebooksTab = dynamic(() => import('@/features/notebooks/components/notebooks-tab'), {
   ssr: false,
   loading: () => (

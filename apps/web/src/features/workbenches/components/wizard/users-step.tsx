@@ -8,6 +8,7 @@ import { CANDIDATE_LIMIT, useMemberCandidates, type MemberCandidate } from '../.
 import { MEMBER_ROLE_HELP, MEMBER_ROLE_LABELS } from '../../labels';
 import { memberAdded, memberRemoved, memberRoleChanged, selectWorkbenchWizard, type PickedMember } from '../../slice';
 import { isLastOwnerSelf } from '../../wizard-rules';
+import { CARD_TABLE_CLASS, labelledColumns } from '@/components/card-table';
 
 const ROLE_OPTIONS = WORKBENCH_MEMBER_ROLES.map((role) => ({ value: role, label: `${MEMBER_ROLE_LABELS[role]}: ${MEMBER_ROLE_HELP[role]}` }));
 const SHORT_ROLE_OPTIONS = WORKBENCH_MEMBER_ROLES.map((role) => ({ value: role, label: MEMBER_ROLE_LABELS[role] }));
@@ -47,7 +48,7 @@ function AddMember() {
         Add a member
       </h3>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'end' }}>
-        <label style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+        <label style={{ display: 'flex', flexDirection: 'column', gap: 4, minWidth: 0, maxWidth: '100%' }}>
           <span>Person (name or email)</span>
           <Select
             aria-label="Person (name or email)"
@@ -61,12 +62,12 @@ function AddMember() {
             notFoundContent={
               <span style={{ color: '#595959' }}>{nobodyText(search, candidates.length, { tooShort, isFetching, isError })}</span>
             }
-            style={{ width: 340 }}
+            style={{ width: 340, maxWidth: '100%' }}
           />
         </label>
-        <label style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+        <label style={{ display: 'flex', flexDirection: 'column', gap: 4, minWidth: 0, maxWidth: '100%' }}>
           <span>Role</span>
-          <Select<WorkbenchMemberRole> aria-label="Role" value={role} onChange={setRole} options={ROLE_OPTIONS} style={{ width: 300 }} />
+          <Select<WorkbenchMemberRole> aria-label="Role" value={role} onChange={setRole} options={ROLE_OPTIONS} style={{ width: 300, maxWidth: '100%' }} />
         </label>
         <Button
           disabled={!chosen || full}
@@ -158,7 +159,8 @@ export function UsersStep({ me, showProblems, problems }: { me: Me; showProblems
         <h3 id="members-heading" style={{ fontSize: 15, fontWeight: 600, margin: '0 0 8px' }}>
           Members ({users.length})
         </h3>
-        <Table<PickedMember> rowKey="id" size="small" columns={columns} dataSource={users} pagination={false} />
+        {/* On a phone each member is a card: name, role and Remove (or why not) stay within the screen. */}
+        <Table<PickedMember> rowKey="id" size="small" className={CARD_TABLE_CLASS} columns={labelledColumns(columns)} dataSource={users} pagination={false} />
       </section>
       {showProblems && problems.length > 0 ? (
         <ul role="alert" style={{ color: '#cf1322', margin: '8px 0 0', paddingInlineStart: 20 }}>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useRouter } from 'next/router';
-import { Alert, Button, Flex, Steps } from 'antd';
+import { Button, Flex, Steps } from 'antd';
 import type { Me, Workbench, WorkbenchSubmittedWithErrors } from '@hdp/contract';
 import { useAppDispatch, useAppSelector, useAppStore } from '@/app/hooks';
 import { showToast } from '@/lib/errors/notifier';
@@ -202,38 +202,35 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
   return (
     <>
       {unsaved && workbench ? (
-        <Alert
-          type="warning"
-          showIcon
-          role="status"
-          style={{ marginBottom: 16 }}
-          title="Your earlier edits were not saved"
-          description={`Someone else saved this workbench first, so the wizard now shows their version. Your edits changed ${unsavedChanges(unsaved, draftOf(workbench)).join(', ')}.`}
-          action={
-            <Flex vertical gap={8}>
-              <Button
-                size="small"
-                type="primary"
-                onClick={() => {
-                  dispatch(draftRestored({ ...unsaved, stepIndex: DESCRIPTION_STEP }));
-                  forgetUnsavedEdits();
-                  setUnsaved(null);
-                }}
-              >
-                Apply my edits again
-              </Button>
-              <Button
-                size="small"
-                onClick={() => {
-                  forgetUnsavedEdits();
-                  setUnsaved(null);
-                }}
-              >
-                Discard them
-              </Button>
-            </Flex>
-          }
-        />
+        // Plain markup rather than antd's Alert: the wizard's first load stays within its budget.
+        <section role="status" aria-label="Your earlier edits were not saved" style={{ border: '1px solid #ffe58f', background: '#fffbe6', borderRadius: 8, padding: '12px 16px', marginBottom: 16 }}>
+          <p style={{ margin: '0 0 4px', fontWeight: 600 }}>Your earlier edits were not saved</p>
+          <p style={{ margin: '0 0 8px' }}>
+            {`Someone else saved this workbench first, so the wizard now shows their version. Your edits changed ${unsavedChanges(unsaved, draftOf(workbench)).join(', ')}.`}
+          </p>
+          <Flex gap={8} wrap>
+            <Button
+              size="small"
+              type="primary"
+              onClick={() => {
+                dispatch(draftRestored({ ...unsaved, stepIndex: DESCRIPTION_STEP }));
+                forgetUnsavedEdits();
+                setUnsaved(null);
+              }}
+            >
+              Apply my edits again
+            </Button>
+            <Button
+              size="small"
+              onClick={() => {
+                forgetUnsavedEdits();
+                setUnsaved(null);
+              }}
+            >
+              Discard them
+            </Button>
+          </Flex>
+        </section>
       ) : null}
       <Steps current={step} items={titles.map((title) => ({ title }))} style={{ marginBottom: 24 }} />
       <section aria-labelledby="wizard-step-heading">
