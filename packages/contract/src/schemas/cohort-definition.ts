@@ -179,7 +179,8 @@ export const Criteria: z.ZodType<Criteria> = z.lazy(() =>
     periodLength: NumericRange.optional(),
     correlatedCriteria: CriteriaGroup.optional(),
   }),
-) as z.ZodType<Criteria>;
+  // An id of its own: a recursive schema can only be referred to by name in the OpenAPI document.
+).meta({ id: 'CohortCriteria' }) as z.ZodType<Criteria>;
 
 export const CorrelatedCriteria: z.ZodType<CorrelatedCriteria> = z.lazy(() =>
   z.strictObject({
@@ -190,7 +191,8 @@ export const CorrelatedCriteria: z.ZodType<CorrelatedCriteria> = z.lazy(() =>
     ignoreObservationPeriod: z.boolean().optional(),
     occurrence: Occurrence,
   }),
-) as z.ZodType<CorrelatedCriteria>;
+  // An id of its own: a recursive schema can only be referred to by name in the OpenAPI document.
+).meta({ id: 'CorrelatedCriteria' }) as z.ZodType<CorrelatedCriteria>;
 
 export const CriteriaGroup: z.ZodType<CriteriaGroup> = z.lazy(() =>
   z.strictObject({
@@ -200,7 +202,8 @@ export const CriteriaGroup: z.ZodType<CriteriaGroup> = z.lazy(() =>
     demographicCriteriaList: z.array(DemographicCriteria).max(COHORT_DEFINITION_LIMITS.criteria).optional(),
     groups: z.array(CriteriaGroup).max(COHORT_DEFINITION_LIMITS.criteria).optional(),
   }),
-) as z.ZodType<CriteriaGroup>;
+  // An id of its own: a recursive schema can only be referred to by name in the OpenAPI document.
+).meta({ id: 'CriteriaGroup' }) as z.ZodType<CriteriaGroup>;
 
 /** Which events to keep per person: the earliest, the latest or all (Circe's `ResultLimit`). */
 export const ResultLimit = z.object({ type: z.enum(['First', 'Last', 'All']) });
