@@ -12,6 +12,7 @@ export const ERROR_STATUSES = {
   404: 'No such thing, or it is not visible to you.',
   409: 'The current state does not allow this.',
   413: 'The body is larger than the limit.',
+  414: 'A part of the path is longer than any id or address the API accepts.',
   415: 'The body or the uploaded file is of a type this call does not accept; the detail says why.',
   418: 'The change was stored with errors; review it and submit again.',
   422: 'The request is well-formed but cannot be processed.',

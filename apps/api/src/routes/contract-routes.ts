@@ -38,7 +38,7 @@ const HANDLERS: RouteHandlers = {
 /** `/api/v1/users/{userId}/` → `/api/v1/users/:userId/` */
 export const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 502, 503] as const;
+const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 414, 415, 422, 429, 500, 502, 503] as const;
 
 /**
  * Registers every route of the contract. A route whose handler is not written yet still
