@@ -110,11 +110,18 @@ describe('kill -9 of the API with a notebook running', () => {
     const after = await settled();
     expect(after.status).toBe('STOPPED');
     expect(after.status_reason).toMatch(/restarted/);
-    expect(existsSync(path.join(notebookDir, 'home', 'kept.ipynb'))).toBe(true);
+    // The home's volume is unmounted while the notebook is stopped: its files are read once it runs again.
+    expect(existsSync(path.join(notebookDir, 'home.img'))).toBe(true);
     expect(existsSync(path.join(notebookDir, 'runtime', 'state.json'))).toBe(false);
 
     expect((await call('POST', `/workbenches/${workbenchId}/notebooks/${notebook.id}/start/`)).status).toBe(202);
     expect((await settled()).status).toBe('RUNNING');
+    const reopened = await call('POST', `/workbenches/${workbenchId}/notebooks/${notebook.id}/open/`);
+    const again = await fetch(String(reopened.json.url).replace(/^https?:\/\/[^/]+/, base));
+    const kept = await fetch(`${base}/jupyter/${notebook.id}/api/contents/kept.ipynb?content=0`, {
+      headers: { cookie: again.headers.get('set-cookie')!.split(';')[0]! },
+    });
+    expect(kept.status).toBe(200);
     expect((await call('POST', `/workbenches/${workbenchId}/notebooks/${notebook.id}/stop/`)).status).toBe(202);
     expect((await settled()).status).toBe('STOPPED');
   }, 120_000);

@@ -82,8 +82,8 @@ export async function endNotebookAccess(
   }
   for (const id of scope.stopped ?? []) connections.closeNotebook(id, 'The notebook is stopping.');
   if (scope.stopped?.length) services.jobs.wake();
-  // A sign-out with no notebook open is the sign-out's own entry alone.
-  if (why === 'signed-out' && ended === 0 && closed === 0) return;
+  // Nothing was open: the sign-out's, disable's or removal's own entry says it all.
+  if (ended === 0 && closed === 0 && !scope.stopped?.length) return;
   await recordAuditEvent(services.db, context, {
     eventType: 'NOTEBOOK_ACCESS_REVOKED',
     outcome: 'SUCCESS',
