@@ -11,6 +11,7 @@ import { notebookRepository } from '../src/notebooks/notebook-repository';
 import type { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
 import type { NotebookRuntimeSpec } from '../src/notebooks/runtime/runtime-driver';
 import { KernelConnection } from './support/jupyter-kernel';
+import { unmountNotebookHomes } from './support/notebook-mounts';
 import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -109,6 +110,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await driver?.delete(spec).catch(() => undefined);
   await testApp?.close();
+  unmountNotebookHomes(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

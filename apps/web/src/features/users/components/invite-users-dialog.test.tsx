@@ -4,6 +4,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { aUser, fakeApi, renderWithStore } from '@/test-support/render';
 import InviteUsersDialog from './invite-users-dialog';
 
+// The dialog asks next-auth which sign-in providers exist: here, organisation sign-in is set up.
+vi.mock('next-auth/react', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('next-auth/react')>()),
+  getProviders: async () => ({ credentials: { id: 'credentials' }, oidc: { id: 'oidc' } }),
+}));
+
 describe('the invite dialog', { timeout: 20_000 }, () => {
   afterEach(() => vi.unstubAllGlobals());
 
