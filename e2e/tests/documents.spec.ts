@@ -53,7 +53,7 @@ test.describe.serial('documents', () => {
 
     const row = page.getByRole('row').filter({ hasText: fileName });
     await expect(row).toBeVisible();
-    await expect(row).toContainText('image/png');
+    await expect(row).toContainText('PNG image');
     await expect(row).toContainText('300 kB');
     await expect(row).toContainText('Not scanned');
     await expect(row).toContainText(ACCOUNTS.researcher.email);
