@@ -80,7 +80,8 @@ export function DocumentsTable({ canDelete }: { canDelete: boolean }) {
               cancelText="Keep"
               onConfirm={() => deleteDocument(document.id).unwrap().catch(() => undefined)}
             >
-              <Button type="link" size="small" danger icon={<DeleteOutlined aria-hidden />} aria-label={`Delete ${document.name}`}>
+              {/* One red in every state: antd's lighter hover and open red fails contrast now that the word shows. */}
+              <Button type="link" size="small" danger style={{ color: '#cf1322' }} icon={<DeleteOutlined aria-hidden />} aria-label={`Delete ${document.name}`}>
                 Delete
               </Button>
             </Popconfirm>
