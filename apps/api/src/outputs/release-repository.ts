@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, notExists, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
 import { RELEASE_REVIEW_STATES, type ReleaseRequestState } from '@hdp/contract';
 import type { DbOrTx } from '../db/database';
 import { releaseComments, releaseFiles, releaseGroups, releaseRequests, releaseReviews, releaseVotes, users, workbenchMembers, workbenches } from '../db/schema';
@@ -50,6 +50,23 @@ type ViewRow = { request: ReleaseRequestRow; workbenchName: string; author: Pers
 const toView = (row: ViewRow): ReleaseRequestView => ({ ...row.request, workbenchName: row.workbenchName, author: row.author, fileCount: row.fileCount, reviewsIn: row.reviewsIn });
 
 /** The only code that reads and writes the airlock's tables. */
+/** One page of requests matching `where`, in `order`, with their workbench and author, and the total. */
+async function pageOfRequests(db: DbOrTx, where: SQL | undefined, order: SQL, page: { skip: number; limit: number }): Promise<{ rows: ReleaseRequestView[]; total: number }> {
+    const [rows, [total]] = await Promise.all([
+      db
+        .select(viewColumns)
+        .from(releaseRequests)
+        .innerJoin(workbenches, eq(workbenches.id, releaseRequests.workbenchId))
+        .innerJoin(users, eq(users.id, releaseRequests.authorId))
+        .where(where)
+        .orderBy(order)
+        .offset(page.skip)
+        .limit(page.limit),
+      db.select({ n: count() }).from(releaseRequests).where(where),
+    ]);
+    return { rows: rows.map(toView), total: total?.n ?? 0 };
+}
+
 export const releaseRepository = {
   async insertRequest(db: DbOrTx, values: typeof releaseRequests.$inferInsert): Promise<ReleaseRequestRow> {
     const [row] = await db.insert(releaseRequests).values(values).returning();
@@ -79,19 +96,7 @@ export const releaseRepository = {
 
   async listForWorkbench(db: DbOrTx, workbenchId: string, page: { skip: number; limit: number }): Promise<{ rows: ReleaseRequestView[]; total: number }> {
     const where = eq(releaseRequests.workbenchId, workbenchId);
-    const [rows, [total]] = await Promise.all([
-      db
-        .select(viewColumns)
-        .from(releaseRequests)
-        .innerJoin(workbenches, eq(workbenches.id, releaseRequests.workbenchId))
-        .innerJoin(users, eq(users.id, releaseRequests.authorId))
-        .where(where)
-        .orderBy(desc(releaseRequests.createdAt))
-        .offset(page.skip)
-        .limit(page.limit),
-      db.select({ n: count() }).from(releaseRequests).where(where),
-    ]);
-    return { rows: rows.map(toView), total: total?.n ?? 0 };
+    return pageOfRequests(db, where, desc(releaseRequests.createdAt), page);
   },
 
   /** Requests a checker may review: waiting for review or a decision, of workbenches they are not in, by someone else. */
@@ -106,19 +111,7 @@ export const releaseRepository = {
           .where(and(eq(workbenchMembers.workbenchId, releaseRequests.workbenchId), eq(workbenchMembers.userId, reviewerId))),
       ),
     );
-    const [rows, [total]] = await Promise.all([
-      db
-        .select(viewColumns)
-        .from(releaseRequests)
-        .innerJoin(workbenches, eq(workbenches.id, releaseRequests.workbenchId))
-        .innerJoin(users, eq(users.id, releaseRequests.authorId))
-        .where(where)
-        .orderBy(asc(releaseRequests.submittedAt))
-        .offset(page.skip)
-        .limit(page.limit),
-      db.select({ n: count() }).from(releaseRequests).where(where),
-    ]);
-    return { rows: rows.map(toView), total: total?.n ?? 0 };
+    return pageOfRequests(db, where, asc(releaseRequests.submittedAt), page);
   },
 
   async groups(db: DbOrTx, requestId: string): Promise<ReleaseGroupRow[]> {
