@@ -19,7 +19,7 @@ import { registerHealthRoutes } from './routes/health/health-routes';
 import { registerWellKnownRoutes } from './routes/auth/well-known-routes';
 import { registerNotebookProxy } from './notebooks/notebook-proxy';
 import { auditEgressRefused, countEgress } from './notebooks/egress/egress-control';
-import { proxyGate } from './notebooks/notebook-commands';
+import { auditNotebookOpen, proxyGate } from './notebooks/notebook-commands';
 
 /** Request ids: a caller's own (from a proxy) when it looks sane, a fresh UUID otherwise. */
 const REQUEST_ID = /^[\w.:-]{8,128}$/;
@@ -93,8 +93,9 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     connections: notebooks.connections,
     upstream: (notebookId) => notebooks.driver.upstream(notebookId),
     mayUse: proxyGate(services),
-    allowedOrigins: [new URL(config.publicUrl).origin],
-    secureCookie: new URL(config.publicUrl).protocol === 'https:',
+    origins: notebooks.origins,
+    openerOrigins: [new URL(config.webUrl).origin],
+    onOpen: auditNotebookOpen(services),
     upstreamTimeoutMs: config.notebooks.upstreamTimeoutSeconds * 1000,
     terminals: config.notebooks.terminals,
     webUrl: config.webUrl,

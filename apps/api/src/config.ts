@@ -5,6 +5,7 @@ import type { S3Settings } from './documents/s3-document-store';
 import { parseVizzlyPrivateKey, type VizzlySettings } from './visualisation/vizzly-tokens';
 import { ID_TOKEN_AUDIENCE_DEFAULT, LIMITS, OUTPUT_FILE_TYPES, OUTPUT_LIMITS } from '@hdp/contract';
 import { DEFAULT_CATALOGUE_FILE } from './workbenches/compute-catalogue';
+import { notebookBaseUrl } from './notebooks/notebook-origin';
 import { CLIENT_ADDRESS_SECRET_MIN_LENGTH } from '@hdp/contract/client-address';
 
 /** Content types accepted for documents unless DOCUMENT_TYPES says otherwise. */
@@ -88,6 +89,8 @@ const EnvSchema = z.object({
   NOTEBOOK_EGRESS_SOFT_MB_PER_HOUR: z.coerce.number().positive().max(1_000_000).default(50),
   NOTEBOOK_EGRESS_HARD_MB_PER_DAY: z.coerce.number().positive().max(1_000_000).default(500),
   NOTEBOOK_HOME_QUOTA_MB: z.coerce.number().int().min(16).max(16 * 1024 * 1024).default(10_240),
+  /** Where notebooks are served: each at `<notebook id>.<host of this URL>` (a wildcard name). */
+  NOTEBOOK_BASE_URL: z.url().optional(),
   VIZZLY_PRIVATE_KEY: z.string().optional(),
   VIZZLY_PROJECT_ID: z.string().max(200).optional(),
   VIZZLY_DATA_SET_IDS: z.string().optional(),
@@ -209,6 +212,11 @@ export interface Config {
     egress: { softBytesPerHour: number; hardBytesPerDay: number };
     /** The disk quota of each notebook's home (the size of its volume), in MiB. */
     homeQuotaMb: number;
+    /**
+     * The notebooks' base URL: notebook `<id>` is served at `<id>.<host>` with this URL's scheme
+     * and port, an origin of its own. Default: the API's URL with the host `notebooks.localhost`.
+     */
+    baseUrl: string;
   };
   /** The data visualisation service's token signing, when configured (else its route answers 503). */
   vizzly?: VizzlySettings;
@@ -322,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         hardBytesPerDay: Math.round(e.NOTEBOOK_EGRESS_HARD_MB_PER_DAY * 1024 * 1024),
       },
       homeQuotaMb: e.NOTEBOOK_HOME_QUOTA_MB,
+      baseUrl: notebookBaseUrl(e.NOTEBOOK_BASE_URL, e.PUBLIC_URL ?? `http://${e.API_HOST}:${e.API_PORT}`),
     },
     vizzly,
     outputs: outputSettingsFrom(e),

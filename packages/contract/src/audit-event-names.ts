@@ -78,6 +78,9 @@ export const AUDIT_EVENT_TYPES = [
   'EGRESS_HOLD_PLACED',
   'EGRESS_HOLD_LIFTED',
   'NOTEBOOK_ACCESS_REVOKED',
+  // The open flow's second half: a ticket redeemed in the browser (a session started) or refused.
+  'NOTEBOOK_SESSION_STARTED',
+  'NOTEBOOK_OPEN_REFUSED',
   // Multi-factor authentication and sessions
   'MFA_ENROLLED',
   'MFA_RENAMED',

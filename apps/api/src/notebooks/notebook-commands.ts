@@ -15,7 +15,7 @@ import { jobRepository } from '../jobs/job-repository';
 import type { UserRow } from '../users/user-repository';
 import { loadVisibleWorkbench } from '../workbenches/workbench-commands';
 import { workbenchRepository } from '../workbenches/workbench-repository';
-import { notebookBasePath } from './notebook-proxy';
+import { notebookBasePath, type OpenAttempt } from './notebook-proxy';
 import { notebookRepository, type NotebookRow, type NotebookView } from './notebook-repository';
 import type { NotebookSession } from './notebook-sessions';
 import { holdRepository, refuseWhileHeld } from './egress/egress-holds';
@@ -254,7 +254,13 @@ export async function stopIdleNotebook(services: AppServices, ref: NotebookRef, 
   services.jobs.wake();
 }
 
-/** The workbench's notebooks, with what the runtime can do here. */
+/**
+ * The workbench's notebooks, with what the runtime can do here. Each caller sees only the
+ * notebooks they can act on: a workbench OWNER (who may stop and delete any) and an
+ * administrator outside it see them all; every other member sees their own. Another member's
+ * notebook id is of no use to them, and was the first step of one user's page being brought
+ * into another's browser (security review N1).
+ */
 export async function listNotebooks(
   services: AppServices,
   actor: UserRow,
@@ -263,7 +269,8 @@ export async function listNotebooks(
   context: AuditContext,
 ) {
   const { myRole } = await loadVisibleWorkbench(services, actor, workbenchId, context);
-  const { rows, ...total } = await notebookRepository.list(services.db, { ...query, workbenchId });
+  const ownerId = myRole === null || myRole === 'OWNER' ? undefined : actor.id;
+  const { rows, ...total } = await notebookRepository.list(services.db, { ...query, workbenchId, ownerId });
   const availability = services.notebooks.driver.availability();
   return {
     notebooks: rows.map((row) => presentNotebook(row, actor, myRole)),
@@ -292,8 +299,48 @@ export async function openNotebook(services: AppServices, actor: UserRow, workbe
     details: { workbench_id: workbenchId },
   });
   return {
-    url: `${services.config.publicUrl}${notebookBasePath(notebookId)}_open?ticket=${ticket}`,
+    url: `${services.notebooks.origins.originOf(notebookId)}${notebookBasePath(notebookId)}_open`,
+    ticket,
     expires_at: new Date(Date.now() + TICKET_TTL_MS).toISOString(),
+  };
+}
+
+/**
+ * Audits the open flow's second half: a ticket redeemed in the browser (NOTEBOOK_SESSION_STARTED)
+ * or refused (NOTEBOOK_OPEN_REFUSED: a link followed, a page of another origin, a spent ticket).
+ */
+export function auditNotebookOpen(services: AppServices): (attempt: OpenAttempt) => void {
+  const WHY: Record<NonNullable<OpenAttempt['reason']>, string> = {
+    ticket: 'the ticket was unknown, used or expired',
+    origin: "the ticket did not come from the web app's page",
+    method: 'the open link was followed directly',
+  };
+  return (attempt) => {
+    void (async () => {
+      const user = attempt.userId ? await userRepository.findById(services.db, attempt.userId) : undefined;
+      const who = user?.email ?? 'a browser';
+      const notebook = await notebookRepository.findById(services.db, attempt.notebookId);
+      const what = notebook ? `notebook "${notebook.name}"` : `notebook ${attempt.notebookId}`;
+      await recordAuditEvent(
+        services.db,
+        { actorId: user?.id ?? null, actorEmail: user?.email ?? null, clientAddress: attempt.clientAddress ?? null, userAgent: attempt.userAgent ?? null },
+        {
+          eventType: attempt.outcome === 'SUCCESS' ? 'NOTEBOOK_SESSION_STARTED' : 'NOTEBOOK_OPEN_REFUSED',
+          outcome: attempt.outcome,
+          message:
+            attempt.outcome === 'SUCCESS'
+              ? `${who} started a browser session on ${what}`
+              : `${who} was refused a browser session on ${what}: ${WHY[attempt.reason ?? 'ticket']}`,
+          resourceType: 'notebook',
+          resourceId: attempt.notebookId,
+          details: {
+            workbench_id: attempt.workbenchId ?? notebook?.workbenchId ?? null,
+            ...(attempt.reason && { reason: attempt.reason }),
+            ...(attempt.origin && { origin: attempt.origin.slice(0, 200) }),
+          },
+        },
+      );
+    })().catch((error: unknown) => services.logger.error({ err: error, notebookId: attempt.notebookId }, 'recording a notebook open failed'));
   };
 }
 

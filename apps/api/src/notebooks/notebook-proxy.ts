@@ -12,11 +12,20 @@ import type { ProxiedConnection, ProxyConnections } from './proxy-connections';
 import { ApiError } from '../http/api-error';
 import { classifyJupyterRequest } from './egress/jupyter-routes';
 import { egressRefusalDetail, sendRefusal, TERMINALS_OFF_DETAIL } from './egress/egress-refusal';
+import type { NotebookOrigins } from './notebook-origin';
 
 /** Where notebooks are served: the proxy's public path and the Jupyter server's base URL alike. */
 export const NOTEBOOK_PROXY_PREFIX = '/jupyter';
-/** The session cookie; its path scopes it to one notebook. */
+/**
+ * The session cookie, host-only (no Domain attribute): sent to its own notebook's host and no
+ * other. Over HTTPS it carries the `__Host-` prefix, so no sibling host can set one for it.
+ */
 export const NOTEBOOK_COOKIE = 'hdp_notebook';
+export const SECURE_NOTEBOOK_COOKIE = `__Host-${NOTEBOOK_COOKIE}`;
+/** The longest body of an open request (a form with one ticket). */
+const OPEN_BODY_LIMIT = 2048;
+/** Methods that change something: from a browser they must come from the notebook's own pages. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const NOTEBOOK_PATH = /^\/jupyter\/([A-Za-z0-9-]{1,64})\//;
 /** The only WebSockets Jupyter offers through the proxy: a kernel's channels, and a terminal's when terminals are on. */
@@ -43,6 +52,21 @@ export interface RefusedRequest {
   userAgent?: string;
 }
 
+/** An open (a ticket redeemed for a session) or its refusal, for the audit trail. */
+export interface OpenAttempt {
+  notebookId: string;
+  /** The user the ticket was minted for, when the ticket was known. */
+  userId?: string;
+  workbenchId?: string;
+  outcome: 'SUCCESS' | 'DENIED';
+  /** Why it was refused: `ticket` (unknown, used or expired), `origin` (not sent from the web app's page), `method`. */
+  reason?: 'ticket' | 'origin' | 'method';
+  /** The page that sent the browser here (`Origin`), when any. */
+  origin?: string;
+  clientAddress?: string;
+  userAgent?: string;
+}
+
 export interface NotebookProxyOptions {
   sessions: NotebookSessions;
   activity: ProxyActivity;
@@ -54,10 +78,12 @@ export interface NotebookProxyOptions {
    * `fresh` asks past any cache (the re-check of open WebSockets).
    */
   mayUse?: (session: NotebookSession, fresh?: boolean) => Promise<boolean>;
-  /** Origins whose pages may open the kernel WebSockets (the API's own public origin). */
-  allowedOrigins: string[];
-  /** Whether the cookie is sent over HTTPS only. */
-  secureCookie: boolean;
+  /** Each notebook's own origin, and the notebook a Host names. */
+  origins: NotebookOrigins;
+  /** Origins whose pages may hand a ticket to a notebook (the web app's). */
+  openerOrigins: string[];
+  /** Told of every open and every refused one (the caller audits them). */
+  onOpen?: (attempt: OpenAttempt) => void;
   /** How long Jupyter may take to answer a WebSocket handshake before the browser gets 504. */
   upstreamTimeoutMs?: number;
   /** Whether Jupyter's terminals are reachable (NOTEBOOK_TERMINALS; off by default). */
@@ -83,10 +109,25 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 }
 
 /** The Cookie header without the platform's session cookie, which Jupyter has no use for. */
-function withoutSessionCookie(header: string | undefined): string | undefined {
+function withoutSessionCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
-  const kept = header.split(';').filter((part) => part.split('=')[0]?.trim() !== NOTEBOOK_COOKIE);
+  const kept = header.split(';').filter((part) => part.split('=')[0]?.trim() !== name);
   return kept.length ? kept.join(';').trim() : undefined;
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The form body of an open request, read up to a small limit. */
+async function readOpenForm(body: unknown): Promise<URLSearchParams> {
+  if (!body || typeof (body as AsyncIterable<Buffer>)[Symbol.asyncIterator] !== 'function') return new URLSearchParams();
+  let text = '';
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    text += chunk.toString('utf8');
+    if (text.length > OPEN_BODY_LIMIT) throw new ApiError(413, 'An open request holds one ticket and nothing else.');
+  }
+  return new URLSearchParams(text);
 }
 
 function isHtml(contentType: unknown): boolean {
@@ -124,6 +165,10 @@ export class TokenStripper extends Transform {
   }
 }
 
+const OPEN_REFUSED_DETAIL =
+  'A notebook opens only from its workbench, by its creator: use Open on the Notebooks tab of the workbench. ' +
+  'If someone sent you this link, do not use it; it would have opened their notebook, not yours.';
+
 /** The length of a WebSocket message as `ws` hands it over. */
 function messageBytes(data: Buffer | ArrayBuffer | Buffer[]): number {
   if (Array.isArray(data)) return data.reduce((sum, part) => sum + part.length, 0);
@@ -142,11 +187,35 @@ function unixUrl(upstream: NotebookUpstream, requestUrl: string): string {
  * passes is counted (onEgress).
  */
 export async function registerNotebookProxy(app: FastifyInstance, options: NotebookProxyOptions): Promise<void> {
-  const { sessions, activity, connections } = options;
+  const { sessions, activity, connections, origins } = options;
   const terminals = options.terminals ?? false;
+  const cookieName = origins.secure ? SECURE_NOTEBOOK_COOKIE : NOTEBOOK_COOKIE;
+
+  /**
+   * Host routing: a notebook is served only at its own host, and its host serves nothing else.
+   * The old shared path on the API's origin (`<api>/jupyter/<id>/…`) is refused.
+   */
+  function refuseMisdirected(host: string | undefined, notebookId: string): void {
+    if (origins.notebookIdOfHost(host) === notebookId) return;
+    throw new ApiError(404, `Notebooks are served at their own address (${origins.originOf(notebookId)}${notebookBasePath(notebookId)}): open this one from its workbench.`);
+  }
+
+  /**
+   * A request that changes something (a save, a new kernel) must come from the notebook's own
+   * pages: a page of another notebook is same-site, so SameSite alone would let its forms and
+   * fetches through with the cookie. Browsers send `Origin` with every such request.
+   */
+  function refuseForeignWrite(request: FastifyRequest, notebookId: string): void {
+    if (SAFE_METHODS.has(request.method)) return;
+    const origin = headerText(request.headers.origin);
+    const site = headerText(request.headers['sec-fetch-site']);
+    if ((origin !== undefined && origin !== origins.originOf(notebookId)) || (origin === undefined && site !== undefined && site !== 'same-origin')) {
+      throw new ApiError(403, "Only this notebook's own pages may change it.");
+    }
+  }
 
   async function admit(notebookId: string, cookieHeader: string | undefined): Promise<{ upstream: NotebookUpstream; session: NotebookSession; sessionId: string }> {
-    const sessionId = cookieValue(cookieHeader, NOTEBOOK_COOKIE);
+    const sessionId = cookieValue(cookieHeader, cookieName);
     const session = sessions.verify(sessionId, notebookId);
     if (!session || (options.mayUse && !(await options.mayUse(session)))) {
       throw new ApiError(401, 'Open this notebook from its workbench: this browser has no session for it.');
@@ -157,6 +226,14 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
     return { upstream, session, sessionId: sessionId! };
   }
 
+  // A notebook's host serves that notebook and nothing else: not the API, not another notebook.
+  app.addHook('onRequest', async (request) => {
+    const hostNotebook = origins.notebookIdOfHost(request.headers.host);
+    if (hostNotebook && !request.url.startsWith(notebookBasePath(hostNotebook))) {
+      throw new ApiError(404, 'This address serves one notebook only.');
+    }
+  });
+
   await app.register(async (proxy) => {
     // Bodies pass through untouched (notebooks are saved as JSON larger than the API's body limit).
     proxy.removeAllContentTypeParsers();
@@ -164,21 +241,47 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
     await proxy.register(replyFrom, { http: { requestOptions: { timeout: 120_000 } }, disableRequestLogging: true });
 
     const access = { public: true } as const;
-    proxy.get<{ Params: { notebookId: string }; Querystring: { ticket?: string } }>(
+    /**
+     * The open flow's second half. The ticket is accepted only in a form POSTed by a page of the
+     * web app (`Origin`), which asks for tickets only for its signed-in user and posts them into
+     * the tab it opened: a link or a page elsewhere (another user's notebook included) cannot set
+     * a session, so a ticket minted by one user never opens their notebook in another's browser.
+     */
+    proxy.post<{ Params: { notebookId: string } }>(
       `${NOTEBOOK_PROXY_PREFIX}/:notebookId/_open`,
       { config: { access }, schema: { hide: true } },
       async (request, reply) => {
         const { notebookId } = request.params;
-        const redeemed = request.query.ticket ? sessions.redeem(request.query.ticket, notebookId) : undefined;
-        if (!redeemed) throw new ApiError(403, 'This link was used already or has expired. Open the notebook again from its workbench.');
+        refuseMisdirected(request.headers.host, notebookId);
+        const origin = headerText(request.headers.origin);
+        const seen = {
+          notebookId,
+          origin,
+          clientAddress: request.clientAddress,
+          userAgent: headerText(request.headers['user-agent'])?.slice(0, 512),
+        };
+        const refuse = (reason: OpenAttempt['reason'], userId?: string, workbenchId?: string) => {
+          options.onOpen?.({ ...seen, userId, workbenchId, outcome: 'DENIED', reason });
+          return sendRefusal(request, reply, 403, 'This link does not open a notebook', OPEN_REFUSED_DETAIL);
+        };
+        const form = await readOpenForm(request.body);
+        const ticket = form.get('ticket') ?? '';
+        if (origin === undefined || !options.openerOrigins.includes(origin)) {
+          // Spent, so that a ticket seen once elsewhere cannot be tried again.
+          const spent = ticket ? sessions.discard(ticket, notebookId) : undefined;
+          return refuse('origin', spent?.userId, spent?.workbenchId);
+        }
+        const redeemed = ticket ? sessions.redeem(ticket, notebookId) : undefined;
+        if (!redeemed) return refuse('ticket');
+        options.onOpen?.({ ...seen, userId: redeemed.session.userId, workbenchId: redeemed.session.workbenchId, outcome: 'SUCCESS' });
         const base = notebookBasePath(notebookId);
         const cookie = [
-          `${NOTEBOOK_COOKIE}=${redeemed.sessionId}`,
-          `Path=${base}`,
+          `${cookieName}=${redeemed.sessionId}`,
+          'Path=/',
           `Max-Age=${sessions.sessionTtlSeconds()}`,
           'HttpOnly',
           'SameSite=Strict',
-          ...(options.secureCookie ? ['Secure'] : []),
+          ...(origins.secure ? ['Secure'] : []),
         ].join('; ');
         // A page rather than a redirect: a Strict cookie set during a navigation that began on
         // another site is not sent on that navigation's redirect, but is on the page's own.
@@ -186,6 +289,7 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
         return reply
           .header('set-cookie', cookie)
           .header('referrer-policy', 'no-referrer')
+          .header('cache-control', 'no-store')
           .type('text/html; charset=utf-8')
           .send(
             `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${target}">` +
@@ -193,8 +297,28 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
           );
       },
     );
+    // A link to the open URL (the old way, or one sent by someone else) sets nothing.
+    proxy.get<{ Params: { notebookId: string } }>(
+      `${NOTEBOOK_PROXY_PREFIX}/:notebookId/_open`,
+      { config: { access }, schema: { hide: true } },
+      async (request, reply) => {
+        const { notebookId } = request.params;
+        refuseMisdirected(request.headers.host, notebookId);
+        options.onOpen?.({
+          notebookId,
+          outcome: 'DENIED',
+          reason: 'method',
+          origin: headerText(request.headers.origin),
+          clientAddress: request.clientAddress,
+          userAgent: headerText(request.headers['user-agent'])?.slice(0, 512),
+        });
+        return sendRefusal(request, reply, 403, 'This link does not open a notebook', OPEN_REFUSED_DETAIL);
+      },
+    );
 
     const forward = async (request: FastifyRequest<{ Params: { notebookId: string } }>, reply: FastifyReply) => {
+      refuseMisdirected(request.headers.host, request.params.notebookId);
+      refuseForeignWrite(request, request.params.notebookId);
       const { upstream, session } = await admit(request.params.notebookId, request.headers.cookie);
       const url = request.raw.url ?? '/';
       const rest = url.slice(notebookBasePath(request.params.notebookId).length);
@@ -220,16 +344,17 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
           // Jupyter compares Origin and Referer with Host: the platform checked the session instead.
           delete rewritten.origin;
           delete rewritten.referer;
-          const cookie = withoutSessionCookie(headers.cookie);
+          const cookie = withoutSessionCookie(headers.cookie, cookieName);
           if (cookie) rewritten.cookie = cookie;
           else delete rewritten.cookie;
           return rewritten as typeof headers;
         },
         rewriteHeaders: (headers) => {
-          if (!isHtml(headers['content-type'])) return headers;
+          // Another origin's page may neither embed this notebook's answers nor keep a handle
+          // on its window.
+          const rewritten = { ...headers, 'cross-origin-resource-policy': 'same-origin', 'cross-origin-opener-policy': 'same-origin' };
           // The page is rewritten below, so its length changes.
-          const rewritten = { ...headers };
-          delete rewritten['content-length'];
+          if (isHtml(headers['content-type'])) delete rewritten['content-length'];
           return rewritten;
         },
         onResponse: (_request, response, raw) => {
@@ -271,14 +396,16 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
     const match = NOTEBOOK_PATH.exec(url);
     if (!match) return refuse(404, 'Not Found');
     const notebookId = match[1]!;
+    if (origins.notebookIdOfHost(request.headers.host) !== notebookId) return refuse(404, 'Not Found');
     // Only a kernel's channels (and a terminal's, when on) by a path that names nothing else: no
     // dot segments or escapes can reach the Unix socket address built from it.
     const rest = url.slice(match[0].length);
     const terminal = TERMINAL_SOCKET.test(rest);
     if (!KERNEL_SOCKET.test(rest) && !(terminal && terminals)) return refuse(terminal ? 403 : 404, terminal ? 'Forbidden' : 'Not Found');
     const origin = request.headers.origin;
-    // Cross-site WebSocket hijacking: a page elsewhere must not drive the kernel with the cookie.
-    if (origin && !options.allowedOrigins.includes(origin)) return refuse(403, 'Forbidden');
+    // Cross-site WebSocket hijacking: a page elsewhere (another notebook's included) must not
+    // drive the kernel with the cookie. Only the notebook's own origin may.
+    if (origin && origin !== origins.originOf(notebookId)) return refuse(403, 'Forbidden');
     admit(notebookId, request.headers.cookie).then(
       (admitted) => {
         if (answered || socket.destroyed) return;

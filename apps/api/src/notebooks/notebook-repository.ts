@@ -65,9 +65,10 @@ export const notebookRepository = {
 
   async list(
     db: DbOrTx,
-    filter: { workbenchId: string; search?: string; orderBy: (typeof NOTEBOOK_ORDERS)[number]; skip: number; limit: number },
+    filter: { workbenchId: string; ownerId?: string; search?: string; orderBy: (typeof NOTEBOOK_ORDERS)[number]; skip: number; limit: number },
   ): Promise<{ rows: NotebookView[]; total: number; total_capped: boolean }> {
     const conditions: (SQL | undefined)[] = [eq(notebooks.workbenchId, filter.workbenchId)];
+    if (filter.ownerId) conditions.push(eq(notebooks.ownerId, filter.ownerId));
     if (filter.search) conditions.push(ilike(notebooks.name, likePattern(filter.search)));
     const where = and(...conditions);
     const descending = filter.orderBy.startsWith('-');

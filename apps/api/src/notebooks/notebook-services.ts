@@ -6,6 +6,7 @@ import { notebookRepository } from './notebook-repository';
 import { IdleMonitor } from './idle-monitor';
 import { notebookBasePath } from './notebook-proxy';
 import { NotebookSessions } from './notebook-sessions';
+import { notebookOrigins, type NotebookOrigins } from './notebook-origin';
 import { ProxyActivity } from './proxy-activity';
 import { ProxyConnections } from './proxy-connections';
 import type { EgressMeter } from './egress/egress-meter';
@@ -17,6 +18,8 @@ import type { NotebookRef, NotebookRuntimeDriver } from './runtime/runtime-drive
 export interface NotebookServices {
   driver: NotebookRuntimeDriver;
   sessions: NotebookSessions;
+  /** Each notebook's own origin (`<id>.notebooks.<domain>`). */
+  origins: NotebookOrigins;
   activity: ProxyActivity;
   /** The proxy's open WebSockets, closed when their user's access ends. */
   connections: ProxyConnections;
@@ -46,6 +49,7 @@ export function createNotebookServices(config: Config, logger: FastifyBaseLogger
   const services: NotebookServices = {
     driver,
     sessions,
+    origins: notebookOrigins(config.notebooks.baseUrl),
     activity,
     connections,
     idle: new IdleMonitor({

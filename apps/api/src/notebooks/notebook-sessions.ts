@@ -16,9 +16,10 @@ interface Ticket extends NotebookSession {
 /**
  * The open flow's two secrets. A browser cannot send a bearer token when it opens a new tab, so
  * an authenticated call gets a ticket: single use, valid for a minute, good for one notebook.
- * Redeeming it starts a session whose id lives only in an HttpOnly, SameSite=Strict cookie scoped
- * to that notebook's path. Both live in this process's memory: the local runtime runs the
- * notebooks in this process too, and a restart (which stops them) ends their sessions with them.
+ * Redeeming it (only from the web app's page, see notebook-proxy.ts) starts a session whose id
+ * lives only in an HttpOnly, SameSite=Strict, host-only cookie of that notebook's own origin.
+ * Both live in this process's memory: the local runtime runs the notebooks in this process too,
+ * and a restart (which stops them) ends their sessions with them.
  */
 export class NotebookSessions {
   private readonly tickets = new Map<string, Ticket>();
@@ -45,6 +46,14 @@ export class NotebookSessions {
     const session = { notebookId, userId: found.userId, workbenchId: found.workbenchId, expiresAt: this.now() + this.sessionTtlMs() };
     this.sessions.set(sessionId, session);
     return { sessionId, session };
+  }
+
+  /** Spends a ticket without starting a session (it came from the wrong place); says whose it was. */
+  discard(ticket: string, notebookId: string): { userId: string; workbenchId?: string } | undefined {
+    const found = this.tickets.get(ticket);
+    if (!found || found.notebookId !== notebookId) return undefined;
+    this.tickets.delete(ticket);
+    return { userId: found.userId, workbenchId: found.workbenchId };
   }
 
   /** The live session behind a cookie, if it is for this notebook. */

@@ -57,6 +57,12 @@ export const NotebookList = listOf('notebooks', Notebook)
   .meta({ id: 'NotebookList' });
 export type NotebookList = z.infer<typeof NotebookList>;
 
-/** The open call's answer: a single-use URL to open in a new tab, valid until `expires_at`. */
-export const NotebookOpen = z.object({ url: z.url(), expires_at: z.iso.datetime({ offset: true }) }).meta({ id: 'NotebookOpen' });
+/**
+ * The open call's answer: a single-use ticket, valid until `expires_at`, that the web app POSTs as
+ * the form field `ticket` to `url` (the notebook's own origin) from its own page. The notebook
+ * accepts it only from the web app's origin, so a link or a page elsewhere cannot use it.
+ */
+export const NotebookOpen = z
+  .object({ url: z.url(), ticket: z.string().min(32).max(128), expires_at: z.iso.datetime({ offset: true }) })
+  .meta({ id: 'NotebookOpen' });
 export type NotebookOpen = z.infer<typeof NotebookOpen>;
