@@ -11,6 +11,7 @@ import { notebookRepository } from '../src/notebooks/notebook-repository';
 import type { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
 import type { NotebookRuntimeSpec } from '../src/notebooks/runtime/runtime-driver';
 import { KernelConnection } from './support/jupyter-kernel';
+import { notebookOrigin, openedCookie, resolveLocalhostSubdomains } from './support/notebook-hosts';
 import { unmountNotebookHomes } from './support/notebook-mounts';
 import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
 
@@ -38,10 +39,12 @@ const spec: NotebookRuntimeSpec = {
   limits: { cpuLimit: 1, memoryLimitMb: 768, maxProcesses: 96 },
 };
 const base = () => `/jupyter/${spec.notebookId}/`;
+/** The notebook's own origin. */
+const home = () => notebookOrigin(origin, spec.notebookId);
 const RELEASED = 'released/cohorts/demo-v1/person.csv.gz';
 
 function proxied(method: string, rest: string, options: { body?: string; accept?: string; contentType?: string } = {}) {
-  return fetch(`${origin}${base()}${rest}`, {
+  return fetch(`${home()}${base()}${rest}`, {
     method,
     redirect: 'manual',
     headers: {
@@ -63,10 +66,7 @@ async function openThroughApi(): Promise<Response> {
 async function newCookie(): Promise<string> {
   const opened = await openThroughApi();
   expect(opened.status, await opened.clone().text()).toBe(200);
-  const url = new URL(((await opened.json()) as { url: string }).url);
-  const landed = await fetch(`${origin}${url.pathname}${url.search}`);
-  expect(landed.status).toBe(200);
-  return landed.headers.get('set-cookie')!.split(';')[0]!;
+  return openedCookie(origin, (await opened.json()) as { url: string; ticket: string });
 }
 
 async function auditEntries(eventType: 'EGRESS_REFUSED' | 'EGRESS_ALERT' | 'EGRESS_HOLD_PLACED' | 'EGRESS_HOLD_LIFTED' | 'NOTEBOOK_STOPPED') {
@@ -75,6 +75,7 @@ async function auditEntries(eventType: 'EGRESS_REFUSED' | 'EGRESS_ALERT' | 'EGRE
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'hdp-egress-'));
+  resolveLocalhostSubdomains();
   testApp = await startTestApp({ DATA_DIR: dataDir, NOTEBOOK_EGRESS_SOFT_MB_PER_HOUR: String(SOFT_MB), NOTEBOOK_EGRESS_HARD_MB_PER_DAY: String(HARD_MB) });
   adminToken = (await testApp.signIn(ADMIN_EMAIL)).id_token;
   researcher = await testApp.userWithRoles(['RESEARCHER']);
@@ -145,7 +146,7 @@ describe('what the notebook page needs still works', () => {
   it('renders a plot in an output cell (an image/png display over the kernel WebSocket)', async () => {
     const started = await proxied('POST', 'api/kernels', { body: '{"name":"python3"}' });
     const { id } = (await started.json()) as { id: string };
-    const kernel = await KernelConnection.open(`${origin.replace('http', 'ws')}${base()}api/kernels/${id}/channels`, { cookie });
+    const kernel = await KernelConnection.open(`${home().replace('http', 'ws')}${base()}api/kernels/${id}/channels`, { cookie });
     try {
       const cell = await kernel.execute(
         "import matplotlib\nmatplotlib.use('module://matplotlib_inline.backend_inline')\nimport matplotlib.pyplot as plt\nplt.plot([1, 2, 3], [4, 1, 7])\nplt.show()",
@@ -227,7 +228,7 @@ describe('every route that hands a file to the browser is refused and audited', 
     expect(((await created.json()) as { detail: string }).detail).toMatch(/Terminals are turned off/);
     expect((await proxied('GET', 'terminals/1', { accept: 'text/html' })).status).toBe(403);
     const status = await new Promise<number>((resolve) => {
-      const socket = new WebSocket(`${origin.replace('http', 'ws')}${base()}terminals/websocket/1`, { headers: { cookie } });
+      const socket = new WebSocket(`${home().replace('http', 'ws')}${base()}terminals/websocket/1`, { headers: { cookie } });
       socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
       socket.once('open', () => resolve(101));
       socket.once('error', () => resolve(0));
@@ -240,7 +241,7 @@ describe('counting what reaches the browser', () => {
   it('alerts past the soft limit, then stops the notebook and holds the user past the hard limit until an administrator lifts it', async () => {
     const started = await proxied('POST', 'api/kernels', { body: '{"name":"python3"}' });
     const { id } = (await started.json()) as { id: string };
-    const kernel = await KernelConnection.open(`${origin.replace('http', 'ws')}${base()}api/kernels/${id}/channels`, { cookie });
+    const kernel = await KernelConnection.open(`${home().replace('http', 'ws')}${base()}api/kernels/${id}/channels`, { cookie });
     // Printing a table to the screen: each chunk reaches the browser as a WebSocket message.
     const chunk = 'x'.repeat(100_000);
     await kernel.execute(`for _ in range(4): print(${JSON.stringify(chunk)})`).catch(() => undefined);

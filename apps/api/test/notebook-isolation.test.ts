@@ -7,6 +7,7 @@ import { notebookRepository } from '../src/notebooks/notebook-repository';
 import { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
 import type { NotebookRuntimeSpec } from '../src/notebooks/runtime/runtime-driver';
 import { KernelConnection } from './support/jupyter-kernel';
+import { notebookOrigin, openedCookie, resolveLocalhostSubdomains } from './support/notebook-hosts';
 import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -71,11 +72,12 @@ async function openNotebook(notebookId: string, workbenchId: string): Promise<Op
 async function connect(spec: NotebookRuntimeSpec): Promise<Opened> {
   const base = `/jupyter/${spec.notebookId}/`;
   const ticket = testApp.services.notebooks.sessions.issueTicket({ notebookId: spec.notebookId, userId: testApp.admin.id });
-  const cookie = (await fetch(`${origin}${base}_open?ticket=${ticket}`)).headers.get('set-cookie')!.split(';')[0]!;
-  const started = await fetch(`${origin}${base}api/kernels`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+  const home = notebookOrigin(origin, spec.notebookId);
+  const cookie = await openedCookie(origin, { url: `${home}${base}_open`, ticket });
+  const started = await fetch(`${home}${base}api/kernels`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
   expect(started.status).toBe(201);
   const kernelId = ((await started.json()) as { id: string }).id;
-  const kernel = await KernelConnection.open(`${origin.replace('http', 'ws')}${base}api/kernels/${kernelId}/channels`, { cookie });
+  const kernel = await KernelConnection.open(`${home.replace('http', 'ws')}${base}api/kernels/${kernelId}/channels`, { cookie });
   return { spec, base, cookie, kernelId, kernel };
 }
 
@@ -86,16 +88,16 @@ async function run(notebook: Opened, code: string): Promise<Record<string, unkno
 }
 
 function proxied(notebook: Opened, apiPath: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${origin}${notebook.base}${apiPath}`, { ...init, headers: { cookie: notebook.cookie, ...(init.headers as Record<string, string>) } });
+  return fetch(`${notebookOrigin(origin, notebook.spec.notebookId)}${notebook.base}${apiPath}`, { ...init, headers: { cookie: notebook.cookie, ...(init.headers as Record<string, string>) } });
 }
 
 /** A raw WebSocket handshake (no client library normalises the path): the status line's code. */
-function rawUpgrade(requestPath: string, cookie: string): Promise<number> {
+function rawUpgrade(requestPath: string, cookie: string, notebookId: string): Promise<number> {
   const { port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), '127.0.0.1', () => {
       socket.write(
-        `GET ${requestPath} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+        `GET ${requestPath} HTTP/1.1\r\nHost: ${notebookId}.notebooks.localhost:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
           `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nCookie: ${cookie}\r\n\r\n`,
       );
     });
@@ -125,6 +127,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => canary.listen(canaryPath, resolve));
   chmodSync(canaryPath, 0o600);
 
+  resolveLocalhostSubdomains();
   testApp = await startTestApp({ DATA_DIR: dataDir, NOTEBOOK_HOME_QUOTA_MB: String(QUOTA_MB) });
   await testApp.app.listen({ host: '127.0.0.1', port: 0 });
   origin = `http://127.0.0.1:${(testApp.app.server.address() as { port: number }).port}`;
@@ -156,7 +159,7 @@ print(json.dumps({'link': os.readlink('/run/nb/jupyter.sock')}))`,
     // New connections, HTTP and WebSocket alike, still reach the notebook's own Jupyter.
     const status = await proxied(a, 'api/status');
     expect(status.status).toBe(200);
-    const other = await KernelConnection.open(`${origin.replace('http', 'ws')}${a.base}api/kernels/${a.kernelId}/channels`, { cookie: a.cookie });
+    const other = await KernelConnection.open(`${notebookOrigin(origin, a.spec.notebookId).replace('http', 'ws')}${a.base}api/kernels/${a.kernelId}/channels`, { cookie: a.cookie });
     expect((await other.execute('6 * 7')).result).toBe('42');
     await other.close();
     expect(canaryHits).toEqual([]);
@@ -184,7 +187,7 @@ print(json.dumps({'link': os.readlink('/run/nb/jupyter.sock')}))`,
     ['percent-encoded dot segments', (base: string) => `${base}%2e%2e/%2E%2E/%2e%2e/%2e%2e/%2e%2e/%2e%2e/..${canaryPath}:/walked`],
     ['a colon', (base: string) => `${base}api/kernels/${'x'}:/other`],
   ])('a kernel WebSocket path with %s reaches no other socket', async (_name, pathOf) => {
-    const status = await rawUpgrade(pathOf(a.base), a.cookie);
+    const status = await rawUpgrade(pathOf(a.base), a.cookie, a.spec.notebookId);
     expect(status).not.toBe(101);
     expect(status).toBeLessThan(500);
     expect(canaryHits).toEqual([]);

@@ -10,6 +10,7 @@ import { notebookRepository } from '../src/notebooks/notebook-repository';
 import type { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
 import type { NotebookRuntimeSpec } from '../src/notebooks/runtime/runtime-driver';
 import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
+import { notebookOrigin, resolveLocalhostSubdomains } from './support/notebook-hosts';
 
 /**
  * The proxy never dies of a request: every way Jupyter can refuse or fail a kernel WebSocket
@@ -65,7 +66,7 @@ async function sessionCookie(notebookId: string): Promise<string> {
 /** The status of a WebSocket handshake through the proxy (0: the connection failed without one). */
 function handshake(notebookId: string, rest: string, cookie: string): Promise<number> {
   return new Promise((resolve) => {
-    const socket = new WebSocket(`${origin.replace('http', 'ws')}/jupyter/${notebookId}/${rest}`, { headers: { cookie } });
+    const socket = new WebSocket(`${notebookOrigin(origin, notebookId).replace('http', 'ws')}/jupyter/${notebookId}/${rest}`, { headers: { cookie } });
     socket.once('open', () => {
       socket.close();
       resolve(101);
@@ -85,6 +86,7 @@ async function apiStillServes() {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'hdp-proxy-refusals-'));
+  resolveLocalhostSubdomains();
   testApp = await startTestApp({ DATA_DIR: dataDir, NOTEBOOK_UPSTREAM_TIMEOUT_SECONDS: '3' });
   const workbench = await testApp.request({
     method: 'POST',
@@ -151,7 +153,7 @@ describe('a kernel WebSocket that Jupyter refuses', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     await apiStillServes();
     // A kernel that exists still connects afterwards.
-    const created = await fetch(`${origin}/jupyter/${real.notebookId}/api/kernels`, {
+    const created = await fetch(`${notebookOrigin(origin, real.notebookId)}/jupyter/${real.notebookId}/api/kernels`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
       body: '{"name":"python3"}',
@@ -189,7 +191,7 @@ describe('a kernel WebSocket that Jupyter refuses', () => {
     await new Promise<void>((resolve) => {
       const raw = net.connect(Number(port), '127.0.0.1', () => {
         raw.write(
-          `GET /jupyter/${scriptedId}/api/kernels/${SILENT}/channels HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          `GET /jupyter/${scriptedId}/api/kernels/${SILENT}/channels HTTP/1.1\r\nHost: ${scriptedId}.notebooks.localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
             `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${Buffer.alloc(16, 1).toString('base64')}\r\nCookie: ${cookie}\r\n\r\n`,
         );
         setTimeout(() => {
@@ -211,7 +213,7 @@ describe('a large HTML answer', () => {
     const before = process.memoryUsage().rss;
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-    const answer = await fetch(`${origin}/jupyter/${scriptedId}/tree`, { headers: { cookie } });
+    const answer = await fetch(`${notebookOrigin(origin, scriptedId)}/jupyter/${scriptedId}/tree`, { headers: { cookie } });
     expect(answer.status).toBe(200);
     let bytes = 0;
     let tokens = 0;

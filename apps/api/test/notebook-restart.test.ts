@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notebook, NotebookList } from '@hdp/contract';
 import { startApiProcess, stopApiProcess } from './support/api-process';
+import { notebookOrigin, openedCookie, resolveLocalhostSubdomains } from './support/notebook-hosts';
 import { createPostgresDatabase } from './support/test-database';
 
 /**
@@ -89,9 +90,9 @@ describe('kill -9 of the API with a notebook running', () => {
     expect((await settled()).status).toBe('RUNNING');
 
     const opened = await call('POST', `/workbenches/${workbenchId}/notebooks/${notebook.id}/open/`);
-    const page = await fetch(String(opened.json.url).replace(/^https?:\/\/[^/]+/, base));
-    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
-    const saved = await fetch(`${base}/jupyter/${notebook.id}/api/contents/kept.ipynb`, {
+    resolveLocalhostSubdomains();
+    const cookie = await openedCookie(base, opened.json as { url: string; ticket: string });
+    const saved = await fetch(`${notebookOrigin(base, notebook.id)}/jupyter/${notebook.id}/api/contents/kept.ipynb`, {
       method: 'PUT',
       headers: { cookie, 'content-type': 'application/json' },
       body: JSON.stringify({ type: 'notebook', format: 'json', content: { cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 } }),
@@ -117,9 +118,9 @@ describe('kill -9 of the API with a notebook running', () => {
     expect((await call('POST', `/workbenches/${workbenchId}/notebooks/${notebook.id}/start/`)).status).toBe(202);
     expect((await settled()).status).toBe('RUNNING');
     const reopened = await call('POST', `/workbenches/${workbenchId}/notebooks/${notebook.id}/open/`);
-    const again = await fetch(String(reopened.json.url).replace(/^https?:\/\/[^/]+/, base));
-    const kept = await fetch(`${base}/jupyter/${notebook.id}/api/contents/kept.ipynb?content=0`, {
-      headers: { cookie: again.headers.get('set-cookie')!.split(';')[0]! },
+    const again = await openedCookie(base, reopened.json as { url: string; ticket: string });
+    const kept = await fetch(`${notebookOrigin(base, notebook.id)}/jupyter/${notebook.id}/api/contents/kept.ipynb?content=0`, {
+      headers: { cookie: again },
     });
     expect(kept.status).toBe(200);
     expect((await call('POST', `/workbenches/${workbenchId}/notebooks/${notebook.id}/stop/`)).status).toBe(202);

@@ -9,6 +9,7 @@ import { notebookRepository } from '../src/notebooks/notebook-repository';
 import type { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
 import type { NotebookRuntimeSpec } from '../src/notebooks/runtime/runtime-driver';
 import { KernelConnection } from './support/jupyter-kernel';
+import { notebookOrigin, openedCookie, resolveLocalhostSubdomains } from './support/notebook-hosts';
 import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -67,9 +68,8 @@ async function openNotebook(m: Member): Promise<{ cookie: string; kernel: Kernel
   await driver.create(m.spec);
   const opened = await testApp.request({ method: 'POST', url: `/api/v1/workbenches/${workbench.id}/notebooks/${m.spec.notebookId}/open/`, token: m.token });
   expect(opened.statusCode, opened.body).toBe(200);
-  const url = new URL(opened.json().url);
-  const cookie = (await fetch(`${origin}${url.pathname}${url.search}`)).headers.get('set-cookie')!.split(';')[0]!;
-  const base = `${origin}/jupyter/${m.spec.notebookId}/`;
+  const cookie = await openedCookie(origin, opened.json());
+  const base = `${notebookOrigin(origin, m.spec.notebookId)}/jupyter/${m.spec.notebookId}/`;
   const created = await fetch(`${base}api/kernels`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"name":"python3"}' });
   const { id } = (await created.json()) as { id: string };
   const kernel = await KernelConnection.open(`${base.replace('http', 'ws')}api/kernels/${id}/channels`, { cookie });
@@ -77,11 +77,12 @@ async function openNotebook(m: Member): Promise<{ cookie: string; kernel: Kernel
   return { cookie, kernel };
 }
 
-const status = (m: Member, cookie: string) => fetch(`${origin}/jupyter/${m.spec.notebookId}/api/status`, { headers: { cookie } }).then((r) => r.status);
+const status = (m: Member, cookie: string) => fetch(`${notebookOrigin(origin, m.spec.notebookId)}/jupyter/${m.spec.notebookId}/api/status`, { headers: { cookie } }).then((r) => r.status);
 const notebookStatus = async (m: Member) => (await notebookRepository.findById(testApp.services.db, m.spec.notebookId))?.status;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'hdp-revocation-'));
+  resolveLocalhostSubdomains();
   testApp = await startTestApp({ DATA_DIR: dataDir });
   adminToken = (await testApp.signIn(ADMIN_EMAIL)).id_token;
   const created = await testApp.request({

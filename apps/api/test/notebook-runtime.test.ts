@@ -11,6 +11,7 @@ import { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
 import { NOTEBOOK_UID_BASE } from '../src/notebooks/runtime/notebook-identity';
 import { RuntimeRequestError, type NotebookRuntimeSpec } from '../src/notebooks/runtime/runtime-driver';
 import { KernelConnection } from './support/jupyter-kernel';
+import { notebookOrigin, redeemOpen, resolveLocalhostSubdomains } from './support/notebook-hosts';
 import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -38,7 +39,7 @@ const spec: NotebookRuntimeSpec = {
 const base = `/jupyter/${spec.notebookId}/`;
 
 async function proxied(method: string, apiPath: string, options: { body?: unknown; cookie?: string } = {}) {
-  return fetch(`${origin}${base}${apiPath}`, {
+  return fetch(`${nb(spec.notebookId)}${base}${apiPath}`, {
     method,
     headers: {
       ...(options.cookie !== undefined ? { cookie: options.cookie } : { cookie }),
@@ -48,13 +49,19 @@ async function proxied(method: string, apiPath: string, options: { body?: unknow
   });
 }
 
+/** The notebook's own origin on this test's API. */
+const nb = (notebookId: string) => notebookOrigin(origin, notebookId);
+/** The open URL of a notebook, as the open call names it. */
+const openUrl = (notebookId: string) => `${nb(notebookId)}/jupyter/${notebookId}/_open`;
+
 async function openKernel(): Promise<KernelConnection> {
-  return KernelConnection.open(`${origin.replace('http', 'ws')}${base}api/kernels/${kernelId}/channels`, { cookie });
+  return KernelConnection.open(`${nb(spec.notebookId).replace('http', 'ws')}${base}api/kernels/${kernelId}/channels`, { cookie });
 }
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'hdp-notebooks-test-'));
   process.env.HDP_TEST_SECRET = SECRET;
+  resolveLocalhostSubdomains();
   testApp = await startTestApp({ DATA_DIR: dataDir });
   // The proxy lets through only the creator of a RUNNING notebook of a workbench they belong to.
   const workbench = await testApp.request({
@@ -124,23 +131,23 @@ describe('the proxy and the open flow', () => {
     expect((await proxied('GET', 'api/status', { cookie: `${NOTEBOOK_COOKIE}=forged` })).status).toBe(401);
 
     const ticket = testApp.services.notebooks.sessions.issueTicket({ notebookId: spec.notebookId, userId: testApp.admin.id });
-    const open = await fetch(`${origin}${base}_open?ticket=${ticket}`, { redirect: 'manual' });
+    const open = await redeemOpen(origin, { url: openUrl(spec.notebookId), ticket });
     expect(open.status).toBe(200);
     const setCookie = open.headers.get('set-cookie')!;
-    expect(setCookie).toContain(`Path=${base}`);
+    expect(setCookie).toContain('Path=/;');
     expect(setCookie).toContain('HttpOnly');
     expect(setCookie).toContain('SameSite=Strict');
     expect(await open.text()).toContain(`${base}tree`);
     cookie = setCookie.split(';')[0]!;
 
-    const again = await fetch(`${origin}${base}_open?ticket=${ticket}`);
+    const again = await redeemOpen(origin, { url: openUrl(spec.notebookId), ticket });
     expect(again.status).toBe(403);
-    expect(((await again.json()) as { detail: string }).detail).toMatch(/used already or has expired/);
+    expect(((await again.json()) as { detail: string }).detail).toMatch(/opens only from its workbench/);
   });
 
   it('a ticket for one notebook does not open another', async () => {
     const ticket = testApp.services.notebooks.sessions.issueTicket({ notebookId: spec.notebookId, userId: testApp.admin.id });
-    const other = await fetch(`${origin}/jupyter/f0000000-0000-4000-8000-000000000002/_open?ticket=${ticket}`);
+    const other = await redeemOpen(origin, { url: openUrl('f0000000-0000-4000-8000-000000000002'), ticket });
     expect(other.status).toBe(403);
   });
 
@@ -184,7 +191,7 @@ describe('the proxy and the open flow', () => {
   });
 
   it('refuses the kernel WebSocket without the session, or from a page of another origin', async () => {
-    const url = `${origin.replace('http', 'ws')}${base}api/kernels/${kernelId}/channels`;
+    const url = `${nb(spec.notebookId).replace('http', 'ws')}${base}api/kernels/${kernelId}/channels`;
     await expect(KernelConnection.open(url)).rejects.toThrow(/401/);
     await expect(KernelConnection.open(url, { cookie, origin: 'https://evil.example' })).rejects.toThrow(/403/);
   });
@@ -288,11 +295,11 @@ describe('the R environment', () => {
     try {
       const rBase = `/jupyter/${r.notebookId}/`;
       const ticket = testApp.services.notebooks.sessions.issueTicket({ notebookId: r.notebookId, userId: testApp.admin.id });
-      const rCookie = (await fetch(`${origin}${rBase}_open?ticket=${ticket}`)).headers.get('set-cookie')!.split(';')[0]!;
-      const started = await fetch(`${origin}${rBase}api/kernels`, { method: 'POST', headers: { cookie: rCookie, 'content-type': 'application/json' }, body: '{}' });
+      const rCookie = (await redeemOpen(origin, { url: openUrl(r.notebookId), ticket })).headers.get('set-cookie')!.split(';')[0]!;
+      const started = await fetch(`${nb(r.notebookId)}${rBase}api/kernels`, { method: 'POST', headers: { cookie: rCookie, 'content-type': 'application/json' }, body: '{}' });
       const { id, name } = (await started.json()) as { id: string; name: string };
       expect(name).toBe('ir');
-      const kernel = await KernelConnection.open(`${origin.replace('http', 'ws')}${rBase}api/kernels/${id}/channels`, { cookie: rCookie });
+      const kernel = await KernelConnection.open(`${nb(r.notebookId).replace('http', 'ws')}${rBase}api/kernels/${id}/channels`, { cookie: rCookie });
       const cell = await kernel.execute(
         "suppressPackageStartupMessages(library(tidyverse)); nrow(read_csv('released/cohorts/demo-v1/person.csv.gz', show_col_types = FALSE))",
         40_000,

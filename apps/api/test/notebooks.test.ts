@@ -9,6 +9,7 @@ import { notebookRepository } from '../src/notebooks/notebook-repository';
 import { notebookBasePath } from '../src/notebooks/notebook-proxy';
 import { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
 import { KernelConnection } from './support/jupyter-kernel';
+import { notebookOrigin, openedCookie } from './support/notebook-hosts';
 import { startTestApp, type TestApp } from './support/test-app';
 import type { Account } from './support/workbench-fixtures';
 
@@ -127,12 +128,10 @@ describe('opening a notebook', () => {
   it('gives its creator a single-use URL through which a cell runs, and audits it', async () => {
     const opened = await call(wendy, 'POST', `/notebooks/${notebook.id}/open/`);
     expect(opened.statusCode, opened.body).toBe(200);
-    const { url } = opened.json() as { url: string };
-    expect(url).toMatch(new RegExp(`/jupyter/${notebook.id}/_open\\?ticket=`));
-    const page = await fetch(url.replace(t.config.publicUrl, origin));
-    expect(page.status).toBe(200);
-    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
-    const base = `${origin}/jupyter/${notebook.id}/`;
+    const { url, ticket } = opened.json() as { url: string; ticket: string };
+    expect(url).toBe(`http://${notebook.id}.notebooks.localhost/jupyter/${notebook.id}/_open`);
+    const cookie = await openedCookie(origin, { url, ticket });
+    const base = `${notebookOrigin(origin, notebook.id)}/jupyter/${notebook.id}/`;
     const kernel = await fetch(`${base}api/kernels`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"name":"python3"}' });
     expect(kernel.status).toBe(201);
     const connection = await KernelConnection.open(`${base.replace('http', 'ws')}api/kernels/${((await kernel.json()) as { id: string }).id}/channels`, { cookie });
@@ -143,9 +142,9 @@ describe('opening a notebook', () => {
   });
 
   it('hands no file of the home to the browser, nor anything a link in the home points to outside it', async () => {
-    const opened = (await call(wendy, 'POST', `/notebooks/${notebook.id}/open/`)).json() as { url: string };
-    const cookie = (await fetch(opened.url.replace(t.config.publicUrl, origin))).headers.get('set-cookie')!.split(';')[0]!;
-    const base = `${origin}/jupyter/${notebook.id}/files/`;
+    const opened = (await call(wendy, 'POST', `/notebooks/${notebook.id}/open/`)).json() as { url: string; ticket: string };
+    const cookie = await openedCookie(origin, opened);
+    const base = `${notebookOrigin(origin, notebook.id)}/jupyter/${notebook.id}/files/`;
     const home = path.join(t.config.workbenches.dir, workbenchId, 'notebooks', notebook.id, 'home');
     const secret = path.join(dataDir, 'host-secret.csv');
     fs.writeFileSync(secret, 'id\nTOP SECRET HOST FILE\n');
@@ -225,7 +224,16 @@ describe('stopping, starting and deleting', () => {
     await expect.poll(async () => (await call(wendy, 'GET', '/notebooks/')).json().total, { timeout: 10_000 }).toBe(0);
     expect(fs.existsSync(home)).toBe(false);
     const events = await rowsOf(sql`select event_type, message from audit_log where resource_type = 'notebook' and resource_id = ${notebook.id} and outcome = 'SUCCESS' order by seq`);
-    expect(events.map((e) => e.event_type)).toEqual(['NOTEBOOK_CREATED', 'NOTEBOOK_OPENED', 'NOTEBOOK_OPENED', 'NOTEBOOK_STOPPED', 'NOTEBOOK_STARTED', 'NOTEBOOK_DELETED']);
+    expect(events.map((e) => e.event_type)).toEqual([
+      'NOTEBOOK_CREATED',
+      'NOTEBOOK_OPENED',
+      'NOTEBOOK_SESSION_STARTED',
+      'NOTEBOOK_OPENED',
+      'NOTEBOOK_SESSION_STARTED',
+      'NOTEBOOK_STOPPED',
+      'NOTEBOOK_STARTED',
+      'NOTEBOOK_DELETED',
+    ]);
     // Every notebook event names its workbench, so a search for the workbench finds who worked on its data.
     for (const event of events) expect(event.message).toContain('in workbench "Notebook workbench" (');
   });

@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { contentSecurityPolicy, newNonce, NONCE_HEADER, transportSecurityHeader } from '@/lib/security/page-security-headers';
+import { contentSecurityPolicy, newNonce, notebookBaseUrl, NONCE_HEADER, transportSecurityHeader } from '@/lib/security/page-security-headers';
 
 /**
  * Every page and next-auth route gets a fresh nonce and the Content-Security-Policy built on it.
@@ -13,6 +13,11 @@ export function proxy(request: NextRequest): NextResponse {
     development: process.env.NODE_ENV === 'development',
     apiBaseUrl: process.env.NEXT_PUBLIC_API_BASE_URL,
     oidcIssuer: process.env.OIDC_ISSUER,
+    notebookBaseUrl: notebookBaseUrl({
+      NOTEBOOK_BASE_URL: process.env.NOTEBOOK_BASE_URL,
+      API_INTERNAL_URL: process.env.API_INTERNAL_URL,
+      NEXT_PUBLIC_API_BASE_URL: process.env.NEXT_PUBLIC_API_BASE_URL,
+    }),
   });
   const headers = new Headers(request.headers);
   headers.set(NONCE_HEADER, nonce);

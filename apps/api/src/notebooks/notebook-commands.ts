@@ -320,7 +320,10 @@ export function auditNotebookOpen(services: AppServices): (attempt: OpenAttempt)
       const user = attempt.userId ? await userRepository.findById(services.db, attempt.userId) : undefined;
       const who = user?.email ?? 'a browser';
       const notebook = await notebookRepository.findById(services.db, attempt.notebookId);
-      const what = notebook ? `notebook "${notebook.name}"` : `notebook ${attempt.notebookId}`;
+      const workbenchId = attempt.workbenchId ?? notebook?.workbenchId;
+      // Every notebook event names its workbench, so a search for it finds who worked on its data.
+      const where = workbenchId ? ` in ${await workbenchLabel(services.db, workbenchId)}` : '';
+      const what = `${notebook ? `notebook "${notebook.name}"` : `notebook ${attempt.notebookId}`}${where}`;
       await recordAuditEvent(
         services.db,
         { actorId: user?.id ?? null, actorEmail: user?.email ?? null, clientAddress: attempt.clientAddress ?? null, userAgent: attempt.userAgent ?? null },
@@ -334,7 +337,7 @@ export function auditNotebookOpen(services: AppServices): (attempt: OpenAttempt)
           resourceType: 'notebook',
           resourceId: attempt.notebookId,
           details: {
-            workbench_id: attempt.workbenchId ?? notebook?.workbenchId ?? null,
+            workbench_id: workbenchId ?? null,
             ...(attempt.reason && { reason: attempt.reason }),
             ...(attempt.origin && { origin: attempt.origin.slice(0, 200) }),
           },

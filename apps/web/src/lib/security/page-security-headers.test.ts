@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, newNonce, transportSecurityHeader } from './page-security-headers';
+import { contentSecurityPolicy, newNonce, notebookBaseUrl, notebookHosts, transportSecurityHeader } from './page-security-headers';
 
 const directives = (policy: string) => Object.fromEntries(policy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
 
@@ -18,6 +18,14 @@ describe('the pages’ Content-Security-Policy', () => {
     const policy = directives(contentSecurityPolicy({ nonce: 'n', development: false, apiBaseUrl: 'https://api.example.org/base/', oidcIssuer: 'https://login.example.org/realms/x' }));
     expect(policy['connect-src']).toEqual(["'self'", 'https://api.example.org']);
     expect(policy['form-action']).toEqual(["'self'", 'https://login.example.org']);
+  });
+
+  it("lets the open flow post a ticket to a notebook's own host, and nowhere else", () => {
+    const policy = directives(contentSecurityPolicy({ nonce: 'n', development: false, notebookBaseUrl: 'https://notebooks.example.org' }));
+    expect(policy['form-action']).toEqual(["'self'", 'https://*.notebooks.example.org']);
+    expect(notebookBaseUrl({ API_INTERNAL_URL: 'http://127.0.0.1:8123' })).toBe('http://notebooks.localhost:8123');
+    expect(notebookBaseUrl({ NOTEBOOK_BASE_URL: 'https://nb.example.org', API_INTERNAL_URL: 'http://127.0.0.1:8123' })).toBe('https://nb.example.org');
+    expect(notebookHosts('http://notebooks.localhost:8123')).toBe('http://*.notebooks.localhost:8123');
   });
 
   it('sends HSTS only behind HTTPS, and makes a new nonce each time', () => {

@@ -26,6 +26,11 @@ export interface PolicySettings {
   apiBaseUrl?: string;
   /** OIDC_ISSUER: the sign-in form's redirect to the identity provider must be allowed. */
   oidcIssuer?: string;
+  /**
+   * NOTEBOOK_BASE_URL (default: `notebooks.localhost` on the API's port): the open flow posts a
+   * notebook's ticket to that notebook's own host, `<id>.<host>`.
+   */
+  notebookBaseUrl?: string;
 }
 
 const originOf = (url: string | undefined): string | undefined => {
@@ -45,9 +50,10 @@ const originOf = (url: string | undefined): string | undefined => {
  * and an attribute can neither run script nor select on other elements' content, which is what
  * CSS exfiltration needs.
  */
-export function contentSecurityPolicy({ nonce, development, apiBaseUrl, oidcIssuer }: PolicySettings): string {
+export function contentSecurityPolicy({ nonce, development, apiBaseUrl, oidcIssuer, notebookBaseUrl }: PolicySettings): string {
   const api = originOf(apiBaseUrl);
   const issuer = originOf(oidcIssuer);
+  const notebooks = notebookHosts(notebookBaseUrl);
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
     'script-src': ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...(development ? ["'unsafe-eval'"] : [])],
@@ -58,7 +64,7 @@ export function contentSecurityPolicy({ nonce, development, apiBaseUrl, oidcIssu
     'connect-src': ["'self'", ...(api ? [api] : []), ...(development ? ['ws:'] : [])],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],
-    'form-action': ["'self'", ...(issuer ? [issuer] : [])],
+    'form-action': ["'self'", ...(issuer ? [issuer] : []), ...(notebooks ? [notebooks] : [])],
     'frame-ancestors': ["'none'"],
     'frame-src': ["'none'"],
     'worker-src': ["'self'", 'blob:'],
@@ -67,6 +73,27 @@ export function contentSecurityPolicy({ nonce, development, apiBaseUrl, oidcIssu
   return Object.entries(directives)
     .map(([name, values]) => `${name} ${values.join(' ')}`)
     .join('; ');
+}
+
+/** The notebooks' hosts as a CSP source: `https://*.notebooks.example.org` (with the port, if any). */
+export function notebookHosts(notebookBaseUrl: string | undefined): string | undefined {
+  try {
+    if (!notebookBaseUrl) return undefined;
+    const base = new URL(notebookBaseUrl);
+    return `${base.protocol}//*.${base.host}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The notebooks' base URL the API uses: NOTEBOOK_BASE_URL, else `notebooks.localhost` with the
+ * scheme and port of the API's URL (as the API derives its own default).
+ */
+export function notebookBaseUrl(env: { NOTEBOOK_BASE_URL?: string; API_INTERNAL_URL?: string; NEXT_PUBLIC_API_BASE_URL?: string }): string {
+  if (env.NOTEBOOK_BASE_URL) return env.NOTEBOOK_BASE_URL;
+  const api = new URL(env.NEXT_PUBLIC_API_BASE_URL || env.API_INTERNAL_URL || 'http://127.0.0.1:8000');
+  return `${api.protocol}//notebooks.localhost${api.port ? `:${api.port}` : ''}`;
 }
 
 /** HSTS, only where the public address is HTTPS (RFC 6797 forbids it over plain HTTP). */

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Notebook } from '@hdp/contract';
+import type { Notebook, NotebookOpen } from '@hdp/contract';
 import { showToast } from '@/lib/errors/notifier';
 import { useOpenNotebookMutation, useStartNotebookMutation } from '../api/notebook-actions';
 
@@ -17,19 +17,44 @@ function openBlankTab(name: string): Window | null {
   return tab;
 }
 
-function sendTab(tab: Window | null, url: string): void {
+/**
+ * Posts the ticket to the notebook's own origin from the tab, whose blank page is this app's: the
+ * notebook accepts a ticket only in a form sent from the web app's origin, so a link to it (sent
+ * by someone else) opens nothing. The page's policy sends no referrer, which would make the
+ * form's `Origin` "null"; the tab's page asks for the origin to be sent, and nothing more.
+ */
+function postTicket(tab: Window | null, open: NotebookOpen): void {
   if (!tab || tab.closed) {
-    window.open(url, '_blank', 'noopener');
+    showToast({
+      type: 'error',
+      title: 'The notebook could not open a tab',
+      description: 'This browser blocked the new tab. Allow pop-ups for this site, then open the notebook again.',
+      duration: 0,
+    });
     return;
   }
   // The notebook's page must not be able to reach back into the platform's page.
   tab.opener = null;
-  tab.location.replace(url);
+  const page = tab.document;
+  const referrer = page.createElement('meta');
+  referrer.name = 'referrer';
+  referrer.content = 'origin';
+  page.head.append(referrer);
+  const form = page.createElement('form');
+  form.method = 'post';
+  form.action = open.url;
+  const ticket = page.createElement('input');
+  ticket.type = 'hidden';
+  ticket.name = 'ticket';
+  ticket.value = open.ticket;
+  form.append(ticket);
+  page.body.append(form);
+  form.submit();
 }
 
 /**
- * The open flow: asks the API for a single-use URL and opens it in a new tab. A stopped notebook
- * is started first and opened once the list (which polls while it is STARTING) shows it RUNNING.
+ * The open flow: asks the API for a single-use ticket and posts it to the notebook in a new tab.
+ * A stopped notebook is started first and opened once the list (which polls while it is STARTING) shows it RUNNING.
  */
 export function useOpenNotebook(workbenchId: string, notebooks: readonly Notebook[] | undefined) {
   const [openNotebook] = useOpenNotebookMutation();
@@ -42,8 +67,7 @@ export function useOpenNotebook(workbenchId: string, notebooks: readonly Noteboo
     async (notebook: Pick<Notebook, 'id' | 'name'>, tab: Window | null) => {
       setOpening(notebook.id);
       try {
-        const { url } = await openNotebook({ workbenchId, notebookId: notebook.id }).unwrap();
-        sendTab(tab, url);
+        postTicket(tab, await openNotebook({ workbenchId, notebookId: notebook.id }).unwrap());
       } catch {
         tab?.close();
         // The error catalogue has told the user.
