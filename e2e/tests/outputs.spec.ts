@@ -4,6 +4,7 @@ import { unzipSync } from 'fflate';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
 import { apiAs, savedAndRunQuery } from '../support/api';
+import { openFromWebApp, type NotebookOpen } from '../support/notebooks';
 import { seriousViolations, signIn } from '../support/pages';
 
 const stamp = Date.now();
@@ -77,9 +78,9 @@ test.describe.serial('safe outputs', () => {
     await expect(page.getByTestId('release-state')).toHaveText('Being prepared');
 
     // The table, written in the notebook by its kernel.
-    const { url } = await (await apiAs(ACCOUNTS.researcher)).call<{ url: string }>('POST', `/workbenches/${workbenchId}/notebooks/${notebookId}/open/`);
+    const opened = await (await apiAs(ACCOUNTS.researcher)).call<NotebookOpen>('POST', `/workbenches/${workbenchId}/notebooks/${notebookId}/open/`);
     const jupyter = await context.newPage();
-    await jupyter.goto(url);
+    await openFromWebApp(jupyter, process.env.E2E_WEB_URL!, opened);
     await expect(jupyter).toHaveURL(/\/jupyter\/[0-9a-f-]{36}\/tree/, { timeout: 30_000 });
     await jupyter.getByRole('button', { name: 'New' }).click();
     const python = jupyter.locator('#new-menu [id^="kernel-"] [role="menuitem"]').filter({ hasText: /^Python 3/ }).first();
