@@ -9,7 +9,7 @@ import { notebookRepository } from '../src/notebooks/notebook-repository';
 import type { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
 import type { NotebookRuntimeSpec } from '../src/notebooks/runtime/runtime-driver';
 import { KernelConnection } from './support/jupyter-kernel';
-import { notebookBase, notebookOrigin, openedCookie, redeemOpen, resolveLocalhostSubdomains, TEST_WEB_ORIGIN } from './support/notebook-hosts';
+import { notebookBase, notebookOrigin, redeemOpen, resolveLocalhostSubdomains, TEST_WEB_ORIGIN } from './support/notebook-hosts';
 import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
 
 /**
