@@ -14,6 +14,8 @@ interface FetchPlan {
   /** The same proxy without egress counting. */
   uncountedPort: number;
   cookie: string;
+  /** The notebook's own host, which the proxy routes by. */
+  host: string;
   path: string;
   size: number;
   fetches: number;
@@ -40,9 +42,9 @@ const relayed: number[] = [];
 const uncountedTimes: number[] = [];
 for (let i = 0; i < plan.fetches + 20; i += 1) {
   const d = await get({ socketPath: plan.socketPath, path: plan.path, headers: { host: 'localhost', authorization: `token ${plan.token}` } });
-  const p = await get({ host: '127.0.0.1', port: plan.proxyPort, path: plan.path, headers: { cookie: plan.cookie } });
+  const p = await get({ host: '127.0.0.1', port: plan.proxyPort, path: plan.path, headers: { host: plan.host, cookie: plan.cookie } });
   const r = await get({ host: '127.0.0.1', port: plan.relayPort, path: plan.path });
-  const u = await get({ host: '127.0.0.1', port: plan.uncountedPort, path: plan.path, headers: { cookie: plan.cookie } });
+  const u = await get({ host: '127.0.0.1', port: plan.uncountedPort, path: plan.path, headers: { host: plan.host, cookie: plan.cookie } });
   // The first twenty warm every path up.
   if (i >= 20) {
     direct.push(d);

@@ -24,6 +24,7 @@ import { loadConfig } from '../../apps/api/src/config';
 import { openServices } from '../../apps/api/src/services';
 import { ensureFirstAdmin } from '../../apps/api/src/users/admin-creator';
 import { KernelConnection } from '../../apps/api/test/support/jupyter-kernel';
+import { notebookOrigin, openedCookie, resolveLocalhostSubdomains } from '../../apps/api/test/support/notebook-hosts';
 import { percentile } from '../support/servers';
 
 const arg = (name: string, fallback: number) => {
@@ -42,6 +43,8 @@ const password = 'bench-admin-password';
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_PASSWORD: password, DEMO_PERSONS: '0', PUBLIC_URL: 'http://127.0.0.1',
   // Counting costs the same under any limit; a high one keeps the bench's own fetches from a hold.
   NOTEBOOK_EGRESS_HARD_MB_PER_DAY: '100000' });
+// Each notebook has its own host, <id>.notebooks.localhost, which browsers resolve to loopback.
+resolveLocalhostSubdomains();
 const opened = await openServices(config, { inMemory: true });
 const app = await buildApp(opened.services);
 const { driver } = opened.services.notebooks;
@@ -84,16 +87,15 @@ try {
   const cookieFor = async (notebookId: string) => {
     const known = cookies.get(notebookId);
     if (known) return known;
-    const { url } = (await api('POST', `${notebooksUrl}${notebookId}/open/`)) as { url: string };
-    const open = await fetch(url.replace(config.publicUrl, origin));
-    const cookie = open.headers.get('set-cookie')!.split(';')[0]!;
+    // Redeemed as the web app's page does: a form posted from its origin to the notebook's own.
+    const cookie = await openedCookie(origin, (await api('POST', `${notebooksUrl}${notebookId}/open/`)) as { url: string; ticket: string });
     cookies.set(notebookId, cookie);
     return cookie;
   };
   /** What a user waits for after the server is up: a kernel, its WebSocket, a cell's answer. */
   const runCell = async (notebookId: string) => {
     const cookie = await cookieFor(notebookId);
-    const base = `${origin}/jupyter/${notebookId}/`;
+    const base = `${notebookOrigin(origin, notebookId)}/jupyter/${notebookId}/`;
     const kernel = await fetch(`${base}api/kernels`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"name":"python3"}' });
     const { id } = (await kernel.json()) as { id: string };
     const connection = await KernelConnection.open(`${base.replace('http', 'ws')}api/kernels/${id}/channels`, { cookie });
@@ -211,6 +213,8 @@ try {
     relayPort: (relay.address() as { port: number }).port,
     uncountedPort: (uncounted.server.address() as { port: number }).port,
     cookie: await cookieFor(target),
+    // The proxy serves a notebook only at its own host.
+    host: `${target}.notebooks.localhost`,
     path: `/jupyter/${target}/api/contents/large.ipynb?type=notebook`,
     // Jupyter answers the notebook inside its contents model: at least the file's size, less a margin for its own JSON spacing.
     size: Math.floor(size * 0.9),
