@@ -11,7 +11,9 @@ export interface NotebookOpen {
  * is posted in a form to the notebook's own host (a link or a page elsewhere opens nothing).
  */
 export async function openFromWebApp(page: Page, webUrl: string, open: NotebookOpen): Promise<void> {
-  await page.goto(`${webUrl}/`);
+  // Any page of the web app's origin will do; the error page stays put (no redirect to race).
+  await page.goto(`${webUrl}/error`);
+  await page.waitForLoadState('networkidle');
   await page.evaluate(({ url, ticket }) => {
     const referrer = document.createElement('meta');
     referrer.name = 'referrer';
@@ -26,7 +28,8 @@ export async function openFromWebApp(page: Page, webUrl: string, open: NotebookO
     input.value = ticket;
     form.append(input);
     document.body.append(form);
-    form.submit();
+    // After this call has returned: the navigation would otherwise end it.
+    setTimeout(() => form.submit(), 0);
   }, open);
   await page.waitForURL(/\/jupyter\/[0-9a-f-]{36}\/tree/, { timeout: 30_000 });
 }

@@ -92,6 +92,21 @@ test.describe('notebooks cannot be turned against each other (N1)', () => {
     await Promise.all([waitRunning(owner, workbenchId, victimId), waitRunning(reader, readersWorkbenchId, attackerId)]);
   });
 
+  // Stopped at the end: a running notebook keeps its home mounted.
+  test.afterAll(async () => {
+    test.setTimeout(60_000);
+    const stop = async (api: Api, wb: string, id: string) => {
+      if (!id) return;
+      await api.answer('POST', `/workbenches/${wb}/notebooks/${id}/stop/`);
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const list = await api.call<{ notebooks: { id: string; status: string }[] }>('GET', `/workbenches/${wb}/notebooks/`);
+        if (list.notebooks.find((n) => n.id === id)?.status !== 'STOPPING') return;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+    };
+    await Promise.all([stop(owner, workbenchId, victimId), stop(reader, readersWorkbenchId, attackerId)]);
+  });
+
   test("a READER's planted script and open link reach nothing of the OWNER's notebook", async ({ page, context, browser }) => {
     test.setTimeout(240_000);
     const webUrl = process.env.E2E_WEB_URL!;

@@ -23,7 +23,8 @@ function escapeHtml(text: string): string {
 export function sendRefusal(request: FastifyRequest, reply: FastifyReply, status: number, title: string, detail: string): FastifyReply {
   reply.code(status).header('cache-control', 'no-store');
   const accept = request.headers.accept ?? '';
-  if (request.method === 'GET' && accept.includes('text/html')) {
+  // A page for a navigation (a link, or a form such as the open flow's), JSON for the page's own calls.
+  if ((request.method === 'GET' || request.method === 'POST') && accept.includes('text/html')) {
     return reply
       .type('text/html; charset=utf-8')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
