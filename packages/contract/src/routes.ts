@@ -383,7 +383,7 @@ export const ROUTES = {
   },
   openNotebook: {
     method: 'POST', path: '/api/v1/workbenches/{workbenchId}/notebooks/{notebookId}/open/', tag: 'notebooks', beyondSpec: true,
-    access: { permission: 'notebooks:open' }, summary: 'A single-use URL that opens a running notebook in a new tab (its creator only)', params: p(notebook),
+    access: { permission: 'notebooks:open' }, summary: "A single-use ticket that opens a running notebook at its own origin, posted there by the web app's page (its creator only)", params: p(notebook),
     responses: { 200: NotebookOpen },
   },
   // Safe outputs: release requests (the airlock), their automatic checks and their review
