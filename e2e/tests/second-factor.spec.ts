@@ -67,6 +67,42 @@ test.describe('with a second factor required', () => {
     await page.getByRole('button', { name: 'Use passkey' }).click();
     await expectShell(page, PASSKEY_PERSON.name);
     expect(await sessionClaims(page)).toMatchObject({ acr: 'urn:hdp:acr:aal2', amr: expect.arrayContaining(['hwk']) });
+
+    // The account page, opened from the name in the header: add an app, rename it, remove the passkey.
+    await page.getByTestId('current-user').click();
+    await expect(page.getByRole('heading', { name: 'Your account' })).toBeVisible();
+    const factors = page.getByRole('list', { name: 'Your second factors' });
+    await expect(factors.getByRole('listitem')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Add an authenticator app' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add an authenticator app' });
+    const secret = (await dialog.getByTestId('totp-secret').innerText()).trim();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByLabel('Name').fill('Work phone');
+    await dialog.getByLabel('Code from the app').fill(await totpCode(secret));
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect(factors.getByRole('listitem')).toHaveCount(2);
+    await expect(factors).toContainText('Work phone');
+    await factors.getByRole('button', { name: 'Rename Work phone' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename second factor' });
+    await rename.getByLabel('Name').fill('Old phone');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await expect(factors).toContainText('Old phone');
+    await factors.getByRole('button', { name: 'Remove Passkey' }).click();
+    await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'Remove', exact: true }).click();
+    await expect(factors.getByRole('listitem')).toHaveCount(1);
+    await expect(factors).not.toContainText('Passkey or security key');
+
+    // New recovery codes, shown once; then every session ends and this browser is signed out.
+    await page.getByRole('button', { name: 'Make new recovery codes' }).click();
+    await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'Make new codes' }).click();
+    await expect(page.getByRole('dialog', { name: 'Your new recovery codes' }).getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+    await expect(page.getByText('10 of 10 unused.')).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Your active sessions' }).getByText('This browser')).toBeVisible();
+    await page.getByRole('button', { name: 'End all sessions' }).click();
+    await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'End all' }).click();
+    await expect(page).toHaveURL(/\/api\/auth\/signin/);
+    expect(await sessionClaims(page)).toBeNull();
   });
 
   test('a new researcher enrols an authenticator app, signs in with its codes (once each) and with a recovery code (once)', async ({ page }) => {
