@@ -65,10 +65,10 @@ const env = {
   WEB_URL: webUrl,
   // Both servers: the web app signs each browser's address with it, the API checks the signature.
   CLIENT_ADDRESS_SECRET: process.env.CLIENT_ADDRESS_SECRET ?? persistentSecret('client-address-secret'),
-  // The API requires a second factor by default, but the web app's sign-in page does not take one
-  // yet: until it does, `npm start` runs without it so that the web app can be signed in to.
-  // MFA_REQUIRED=true turns it on (sign-in then works through the API's two-step token endpoint).
-  MFA_REQUIRED: process.env.MFA_REQUIRED ?? 'false',
+  // Both servers: every local account signs in with a second factor (enrolled at the first sign-in).
+  // MFA_REQUIRED=false switches it off for a scripted demonstration or a test platform; the sign-in
+  // page then says so.
+  MFA_REQUIRED: process.env.MFA_REQUIRED ?? 'true',
 };
 // Each server runs in a process group of its own (`detached`), which shutdown ends whole: the web
 // server is a child of `next start`, and ending only the process we started would leave it running.
@@ -132,7 +132,11 @@ function printBanner() {
   lines.push(`  API:      ${apiUrl}/api/v1/  (OpenAPI at ${apiUrl}/api/v1/docs/)`);
   lines.push(`  Data:     ${dataDir}`);
   const adminEmail = process.env.ADMIN_EMAIL ?? 'admin@example.org';
-  if (env.MFA_REQUIRED === 'false') lines.push('  Second factor: not required (MFA_REQUIRED=false); see docs/security.md.');
+  lines.push(
+    env.MFA_REQUIRED === 'false'
+      ? '  Second factor: not required (MFA_REQUIRED=false); see docs/security.md.'
+      : '  Second factor: required; each person sets up a passkey or an authenticator app at their first sign-in.',
+  );
   if (/First administrator created: \S+ \/ /.test(apiOutput)) {
     lines.push(`Sign in as ${adminEmail} with the password printed above (shown once).`);
   } else if (apiOutput.includes('First administrator created')) {

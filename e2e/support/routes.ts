@@ -47,9 +47,12 @@ export const APP_ROUTES: readonly AppRoute[] = [
   { page: '/users', signedIn: true, path: fixed('/users'), heading: () => 'Users' },
   { page: '/documents', signedIn: true, path: fixed('/documents'), heading: () => 'Documents' },
   { page: '/audit-log', signedIn: true, path: fixed('/audit-log'), heading: () => 'Audit Log' },
+  { page: '/account', signedIn: true, path: fixed('/account'), heading: () => 'Your account' },
   { page: '/signout', signedIn: true, path: fixed('/signout'), heading: () => 'Sign out' },
   { page: '/api/auth/signin', signedIn: false, path: fixed('/api/auth/signin'), heading: () => /^Sign in to / },
   { page: '/accept-invitation', signedIn: false, path: (f) => f.invitationPath, heading: () => 'Accept your invitation' },
+  // Without a sign-in under way, the second step says it has expired (its card's heading is the same).
+  { page: '/sign-in/second-factor', signedIn: false, path: fixed('/sign-in/second-factor'), heading: () => 'Second factor' },
   { page: '/404', signedIn: false, path: fixed('/no-such-page'), heading: () => 'Page not found' },
   { page: '/error', signedIn: false, path: fixed('/error?error=AccessDenied'), heading: () => 'Sign-in problem' },
 ];

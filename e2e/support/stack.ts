@@ -143,7 +143,8 @@ export async function startStack(log: (line: string) => void): Promise<RunningSt
   seedAccounts(dataDir);
   const [apiPort, webPort] = [await freePort(), await freePort()];
   const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const webUrl = `http://127.0.0.1:${webPort}`;
+  // localhost, not 127.0.0.1: browsers take passkeys only on a domain (an IP address is no relying party id).
+  const webUrl = `http://localhost:${webPort}`;
   const output = fs.openSync(path.join(dataDir, 'servers.log'), 'a');
   const children: ChildProcess[] = [];
   const stopAll = async () => {
@@ -190,6 +191,8 @@ export async function startStack(log: (line: string) => void): Promise<RunningSt
         API_INTERNAL_URL: apiUrl,
         CLIENT_ADDRESS_SECRET: clientAddressSecret,
         HELP_CENTRE_URL: 'https://help.example.org/',
+        // The sign-in page says when the platform runs without a second factor.
+        MFA_REQUIRED: E2E_MFA_REQUIRED,
       },
       stdio: ['ignore', output, output],
       detached: true,

@@ -17,6 +17,7 @@ const APP_ROUTES = [
   ['/documents', 'Documents'],
   ['/users', 'Users'],
   ['/audit-log', 'Audit Log'],
+  ['/account', 'Your account'],
 ] as const;
 
 /** Pages whose main content loads after the first paint: axe waits for their table. */
@@ -32,10 +33,13 @@ test('the sign-in, error and sign-out pages have no serious accessibility violat
     '/accept-invitation#token=this-is-not-a-valid-invitation-token',
     '/api/auth/signin?error=SessionRevoked',
     '/no-such-page',
+    // No sign-in under way: the second step says it has expired and offers the sign-in page.
+    '/sign-in/second-factor',
   ]) {
     await page.goto(url);
     await page.waitForLoadState('networkidle');
     if (url.startsWith('/accept-invitation')) await expect(page.getByRole('alert').filter({ hasText: /invitation/ })).toBeVisible();
+    if (url === '/sign-in/second-factor') await expect(page.getByRole('link', { name: 'Sign in again' })).toBeVisible();
     expect(await seriousViolations(page, { touchTargets: true }), url).toEqual([]);
   }
 });

@@ -5,13 +5,15 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { invitationLinkIn } from '../support/outbox';
 import { expectShell, signIn } from '../support/pages';
+import { totpCode } from '../support/second-factor';
 import { freePort, ROOT } from '../support/stack';
 
 /**
  * `npm start` as an operator runs it, on ports of its own: the web app's own settings (PORT,
  * NEXTAUTH_URL) are the one public address, which invitation e-mails link to; accounts made on the
- * command line before the first start do not keep the administrator from being created; and
- * stopping it stops the whole platform, the web server included.
+ * command line before the first start do not keep the administrator from being created; a second
+ * factor is required by default (the administrator sets one up at the first sign-in); and stopping
+ * it stops the whole platform, the web server included.
  */
 
 const admin = { email: 'operator-admin@example.org', password: 'operator-admin-password-1', name: 'Olive Operator' };
@@ -70,10 +72,19 @@ test('npm start on other ports: e-mails link to the web app, the administrator i
     expect(output).toContain(`First administrator created: ${admin.email} (password from ADMIN_PASSWORD)`);
     expect(output).toContain(`Sign in as ${admin.email} with ADMIN_PASSWORD.`);
     expect(output).toContain(`Web app:  ${webUrl}`);
+    expect(output).toContain('Second factor: required;');
+
+    // The administrator's first sign-in sets up a second factor (an authenticator app here).
+    await signIn(page, admin, `${webUrl}/api/auth/signin`);
+    await expect(page.getByRole('heading', { name: 'Set up a second factor' })).toBeVisible();
+    await page.getByRole('button', { name: 'Use an authenticator app' }).click();
+    const secret = (await page.getByTestId('totp-secret').innerText()).trim();
+    await page.getByLabel('Code from your authenticator app').fill(await totpCode(secret));
+    await page.getByRole('button', { name: 'Confirm and sign in' }).click();
+    await page.getByRole('button', { name: 'I have saved them: continue' }).click();
+    await expectShell(page, admin.name);
 
     // The administrator invites someone through the web app on its own address.
-    await signIn(page, admin, `${webUrl}/api/auth/signin`);
-    await expectShell(page, admin.name);
     await page.goto(`${webUrl}/users`);
     await page.getByRole('button', { name: 'Invite users' }).click();
     const dialog = page.getByRole('dialog', { name: 'Invite users' });

@@ -92,6 +92,7 @@ test('no page scrolls sideways', async ({ page }) => {
     ['/documents', 'Documents'],
     ['/users', 'Users'],
     ['/audit-log', 'Audit Log'],
+    ['/account', 'Your account'],
     ['/no-such-page', 'Page not found'],
   ];
   for (const [url, heading] of routes) {

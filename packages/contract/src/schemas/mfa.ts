@@ -17,6 +17,12 @@ export const AMR = { password: 'pwd', multiFactor: 'mfa', totp: 'otp', passkey: 
 export const SECOND_FACTOR_REQUIRED_DETAIL =
   'This platform requires a second factor: sign in again with your password and an authenticator code, passkey or recovery code.';
 
+/** The 401 detail of a second step whose challenge expired or was used: the person starts again with the password. */
+export const SECOND_STEP_EXPIRED_DETAIL = 'This sign-in has expired or was already completed; sign in again with your password.';
+
+/** The 401 detail of a wrong, replayed or unverifiable second factor. */
+export const WRONG_SECOND_FACTOR_DETAIL = 'That code or passkey was not accepted (a code works once only); try again.';
+
 /** How many recovery codes a person gets at a time. */
 export const RECOVERY_CODE_COUNT = 10;
 

@@ -1,4 +1,4 @@
-import { AMR, type MfaChallengeResponse, type MfaMethod, type MfaTokenRequest, type MfaTokenResponse } from '@hdp/contract';
+import { AMR, SECOND_STEP_EXPIRED_DETAIL, WRONG_SECOND_FACTOR_DETAIL, type MfaChallengeResponse, type MfaMethod, type MfaTokenRequest, type MfaTokenResponse } from '@hdp/contract';
 import type { AppServices } from '../../app-services';
 import type { DbOrTx } from '../../db/database';
 import { appendAuditEntry, recordAuditEvent, type AuditContext } from '../../audit/audit-trail';
@@ -12,8 +12,8 @@ import { authenticationOptions, registrationOptions, verifyAuthentication, verif
 import { recoveryCodes } from './recovery-codes';
 import { newTotpSecret, totpProvisioning, totpStepOf } from './totp';
 
-const CHALLENGE_GONE = 'This sign-in has expired or was already completed; sign in again with your password.';
-const WRONG_ANSWER = 'That code or passkey was not accepted (a code works once only); try again.';
+const CHALLENGE_GONE = SECOND_STEP_EXPIRED_DETAIL;
+const WRONG_ANSWER = WRONG_SECOND_FACTOR_DETAIL;
 
 /** Refused inside the success transaction (a replay lost a race): rolled back, then answered as a wrong code. */
 class AnswerRefused extends Error {}

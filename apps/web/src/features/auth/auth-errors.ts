@@ -6,8 +6,9 @@ export const AUTH_ERROR_MESSAGES: Record<string, string> = {
   AccountNotActive: 'Your account is not active. Please contact your administrator.',
   SignInThrottled: 'Too many sign-in attempts. Please wait a few minutes and try again.',
   IssuerUnavailable: 'The sign-in service cannot be reached right now. Please try again shortly.',
-  SecondFactorRequired:
-    'Your password was right, and this account signs in with a second factor, which this sign-in page does not take yet. Sign in through the API (POST /api/v1/auth/token/, then /api/v1/auth/token/mfa/), or ask an administrator.',
+  SecondFactorRequired: 'Your password was right: this account also needs its second factor.',
+  SecondFactorWrong: 'That code or passkey was not accepted. A code works once only: wait for the next one, or try another way.',
+  SecondStepExpired: 'This sign-in has expired or was already completed. Sign in again with your password.',
   Default: 'Unable to sign in.',
 };
 

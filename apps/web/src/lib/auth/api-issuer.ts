@@ -1,13 +1,52 @@
-import { refreshRefusalOf, ROUTES, type Me, type RefreshRefusal, type SignInResponse, type TokenResponse } from '@hdp/contract';
+import {
+  refreshRefusalOf,
+  ROUTES,
+  SECOND_STEP_EXPIRED_DETAIL,
+  type Me,
+  type MfaChallengeResponse,
+  type MfaFactorKind,
+  type MfaTokenRequest,
+  type MfaTokenResponse,
+  type RefreshRefusal,
+  type SignInResponse,
+  type TokenResponse,
+} from '@hdp/contract';
 import { clientAddressHeaders } from './client-address';
 
 /** Why the embedded issuer refused a sign-in. */
-export type SignInRefusal = 'CredentialsSignin' | 'AccountNotActive' | 'SignInThrottled' | 'IssuerUnavailable' | 'SecondFactorRequired';
+export type SignInRefusal =
+  | 'CredentialsSignin'
+  | 'AccountNotActive'
+  | 'SignInThrottled'
+  | 'IssuerUnavailable'
+  | 'SecondFactorRequired'
+  | 'SecondFactorWrong'
+  | 'SecondStepExpired';
 
 export class SignInRefused extends Error {
   constructor(readonly reason: SignInRefusal) {
     super(reason);
   }
+}
+
+/** The password was right and the API asks for a second factor: the challenge to answer it with. */
+export class SecondFactorPending extends Error {
+  constructor(readonly answer: MfaChallengeResponse) {
+    super('SecondFactorRequired');
+  }
+}
+
+/** Why the API refused a step of the second factor, from its status (and, for 401, its detail). */
+async function secondStepRefusal(response: Response): Promise<SignInRefusal> {
+  if (response.status === 429) return 'SignInThrottled';
+  if (response.status === 403) return 'AccountNotActive';
+  if (response.status === 401) {
+    const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
+    return body?.detail === SECOND_STEP_EXPIRED_DETAIL ? 'SecondStepExpired' : 'SecondFactorWrong';
+  }
+  // 400: an answer the contract refuses (a code of the wrong shape) is a wrong answer to the person.
+  if (response.status === 400) return 'SecondFactorWrong';
+  return 'IssuerUnavailable';
 }
 
 /** The API refused to renew a session; `refusal` is the contract's name for why (undefined: not said). */
@@ -38,6 +77,18 @@ export function apiIssuer(apiInternalUrl: string, fetchImpl: typeof fetch = fetc
       signal: AbortSignal.timeout(15_000),
     });
 
+  /** A call of the second step; throws SignInRefused with the reason when the API refuses it. */
+  const secondStepCall = async (path: string, body: unknown, browserAddress?: string): Promise<Response> => {
+    let response: Response;
+    try {
+      response = await post(path, body, undefined, clientAddressHeaders(clientAddressSecret, browserAddress));
+    } catch {
+      throw new SignInRefused('IssuerUnavailable');
+    }
+    if (!response.ok) throw new SignInRefused(await secondStepRefusal(response));
+    return response;
+  };
+
   return {
     /** Exchanges email and password for tokens; throws SignInRefused with the reason. */
     async issueToken(email: string, password: string, browserAddress?: string): Promise<TokenResponse> {
@@ -49,14 +100,35 @@ export function apiIssuer(apiInternalUrl: string, fetchImpl: typeof fetch = fetc
       }
       if (response.ok) {
         const answer = (await response.json()) as SignInResponse;
-        // The password was right and a second factor is asked for: this page cannot take one yet.
-        if ('mfa_required' in answer) throw new SignInRefused('SecondFactorRequired');
+        // The password was right and a second factor is asked for: the second-step page takes it.
+        if ('mfa_required' in answer) throw new SecondFactorPending(answer);
         return answer;
       }
       if (response.status === 401 || response.status === 400) throw new SignInRefused('CredentialsSignin');
       if (response.status === 403) throw new SignInRefused('AccountNotActive');
       if (response.status === 429) throw new SignInRefused('SignInThrottled');
       throw new SignInRefused('IssuerUnavailable');
+    },
+
+    /**
+     * The second step of signing in: the challenge with one answer (a code, a passkey, or a new
+     * factor's first proof). Tokens, with recovery codes when a first factor was enrolled.
+     */
+    async answerSecondStep(body: MfaTokenRequest, browserAddress?: string): Promise<MfaTokenResponse> {
+      const response = await secondStepCall(ROUTES.issueMfaToken.path, body, browserAddress);
+      return (await response.json()) as MfaTokenResponse;
+    },
+
+    /** The WebAuthn options for signing in with one of the person's passkeys (null: they have none). */
+    async secondStepOptions(challenge: string, browserAddress?: string): Promise<{ webauthn: Record<string, unknown> | null }> {
+      const response = await secondStepCall(ROUTES.mfaSignInOptions.path, { challenge }, browserAddress);
+      return (await response.json()) as { webauthn: Record<string, unknown> | null };
+    },
+
+    /** Starts enrolling a first factor during sign-in: an authenticator app's secret, or passkey options. */
+    async enrolAtSignIn(challenge: string, kind: MfaFactorKind, browserAddress?: string): Promise<unknown> {
+      const response = await secondStepCall(ROUTES.enrolMfaAtSignIn.path, { challenge, kind }, browserAddress);
+      return response.json();
     },
 
     /** Rotates a refresh token; throws when the API refuses (revoked, reused, user disabled). */

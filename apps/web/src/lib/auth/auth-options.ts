@@ -1,7 +1,9 @@
 import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { apiIssuer, SignInRefused } from './api-issuer';
+import { apiIssuer, SecondFactorPending, SignInRefused } from './api-issuer';
 import { stampedBrowserAddress } from './client-address';
+import { pendingCookieHeader, readPendingSecondStep, safeCallbackPath, setCookieOnAuthResponse } from './pending-second-step';
+import { secondStepRequest } from './second-step-answer';
 import { oidcProvider, oidcRefresher } from './oidc-provider';
 import { readServerEnv, type WebServerEnv } from './server-env';
 import { refreshIfDue, sharedRefresher, toSessionTokens, type SessionTokens, type TokenRefresher } from './session-tokens';
@@ -20,11 +22,12 @@ export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = a
     ...(env.oidc ? { oidc: sharedRefresher(oidcRefresher(env.oidc)) } : {}),
   };
 
+  const useSecureCookies = env.publicUrl?.startsWith('https://') ?? false;
   return {
     secret: env.nextAuthSecret,
     session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
     // Secure (and __Secure-/__Host- prefixed) cookies whenever the public address is HTTPS.
-    useSecureCookies: env.publicUrl?.startsWith('https://') ?? false,
+    useSecureCookies,
     // pages.signIn stays unset: the built-in /api/auth/signin page is the sign-in page.
     pages: { error: '/error', signOut: '/signout' },
     theme: { colorScheme: 'light', brandColor: BRAND.primaryColor, logo: '/logo.svg', buttonText: '#ffffff' },
@@ -36,16 +39,46 @@ export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = a
           email: { label: 'Email', type: 'email', placeholder: 'name@example.org', autoComplete: 'username' },
           password: { label: 'Password', type: 'password', autoComplete: 'current-password' },
         },
+        // Two steps, one provider: the password (the form's email and password), then, when the API
+        // asks for it, the second factor (`answer`, posted by the second-step page). The session is
+        // made only when the API answers with tokens.
         async authorize(credentials, req) {
-          const email = credentials?.email?.trim();
-          const password = credentials?.password;
-          if (!email || !password) return null;
+          const browserAddress = stampedBrowserAddress(req?.headers);
+          const secure = useSecureCookies;
           try {
-            const tokens = await issuer.issueToken(email, password, stampedBrowserAddress(req?.headers));
+            const answer = (credentials as Record<string, unknown> | undefined)?.answer;
+            if (typeof answer === 'string') {
+              const pending = readPendingSecondStep(req?.headers, secure);
+              if (!pending) throw new SignInRefused('SecondStepExpired');
+              const body = secondStepRequest(pending.challenge, answer);
+              if (!body) throw new SignInRefused('SecondFactorWrong');
+              const tokens = await issuer.answerSecondStep(body, browserAddress);
+              setCookieOnAuthResponse(pendingCookieHeader(null, secure));
+              const me = await issuer.me(tokens.id_token);
+              return {
+                id: me.id,
+                email: me.email,
+                name: me.name ?? me.email,
+                ...toSessionTokens(tokens, 'credentials', Date.now()),
+                ...(tokens.recovery_codes ? { recoveryCodes: tokens.recovery_codes } : {}),
+              };
+            }
+            const email = credentials?.email?.trim();
+            const password = credentials?.password;
+            if (!email || !password) return null;
+            const tokens = await issuer.issueToken(email, password, browserAddress);
             const me = await issuer.me(tokens.id_token);
             return { id: me.id, email: me.email, name: me.name ?? me.email, ...toSessionTokens(tokens, 'credentials', Date.now()) };
           } catch (error) {
+            if (error instanceof SecondFactorPending) {
+              const callbackUrl = safeCallbackPath((credentials as Record<string, unknown> | undefined)?.callbackUrl, env.publicUrl);
+              const { challenge, methods, enrolment_required: enrolmentRequired, expires_in: expiresIn } = error.answer;
+              setCookieOnAuthResponse(pendingCookieHeader({ challenge, methods, enrolmentRequired, callbackUrl, expiresAt: Date.now() + expiresIn * 1000 }, secure));
+              // The auth route sends this refusal on to the second-step page.
+              throw new SignInRefused('SecondFactorRequired');
+            }
             if (error instanceof SignInRefused && error.reason === 'CredentialsSignin') return null;
+            if (error instanceof SignInRefused && error.reason === 'SecondStepExpired') setCookieOnAuthResponse(pendingCookieHeader(null, secure));
             // next-auth sends other refusals to the error page as ?error=<reason>.
             throw error instanceof SignInRefused ? error : new SignInRefused('IssuerUnavailable');
           }
@@ -54,10 +87,15 @@ export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = a
       ...(env.oidc ? [oidcProvider(env.oidc)] : []),
     ],
     callbacks: {
-      async jwt({ token, user, account, trigger }) {
+      async jwt({ token, user, account, trigger, session }) {
         if (account?.type === 'credentials' && user) {
-          const { idToken, refreshToken, idTokenExpiresAt, tokenSource } = user as typeof user & SessionTokens;
-          return { ...token, idToken, refreshToken, idTokenExpiresAt, tokenSource, error: undefined };
+          const { idToken, refreshToken, idTokenExpiresAt, tokenSource, recoveryCodes } = user as typeof user & SessionTokens & { recoveryCodes?: string[] };
+          // A first factor enrolled at sign-in comes with recovery codes: kept (encrypted, in the
+          // session cookie) only until the page that shows them once says they were seen.
+          return { ...token, idToken, refreshToken, idTokenExpiresAt, tokenSource, recoveryCodes, error: undefined };
+        }
+        if (trigger === 'update' && (session as { recoveryCodesSeen?: unknown } | undefined)?.recoveryCodesSeen === true) {
+          return { ...token, recoveryCodes: undefined };
         }
         if (account?.type === 'oauth' && account.id_token) {
           return {
@@ -78,6 +116,7 @@ export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = a
           ...session,
           ...(token.idToken ? { idToken: token.idToken } : {}),
           ...(token.error ? { error: token.error } : {}),
+          ...(token.recoveryCodes ? { recoveryCodes: token.recoveryCodes } : {}),
         };
       },
     },

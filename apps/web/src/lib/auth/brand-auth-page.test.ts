@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brandAuthPage } from './brand-auth-page';
+import { brandAuthPage, NO_SECOND_FACTOR_NOTE } from './brand-auth-page';
 
 const PAGE =
   '<!DOCTYPE html><html lang="en"><head><style>x</style><title>Sign In</title></head><body><div class="page"><div class="signin"><div class="card"><img src="/logo.svg" alt="Logo" class="logo"/><form></form></div></div></div></body></html>';
@@ -24,6 +24,11 @@ describe('brandAuthPage', () => {
     expect(brandAuthPage(withError, undefined, 'AccountDisabled')).toContain('<div class="error" role="alert"><p>Your account has been disabled, so you were signed out.');
     expect(brandAuthPage(withError, undefined, 'SessionRevoked')).toContain('<p>Your session was ended elsewhere:');
     expect(brandAuthPage(withError, undefined, 'SomethingElse')).toContain('<div class="error"><p>Unable to sign in.</p></div>');
+  });
+
+  it('says so on a platform that runs without a second factor, and only there', () => {
+    expect(brandAuthPage(PAGE, undefined, null, { mfaRequired: false })).toContain(`<p class="hdp-auth-note" role="note">${NO_SECOND_FACTOR_NOTE}</p>`);
+    expect(brandAuthPage(PAGE, undefined, null, { mfaRequired: true })).not.toContain('hdp-auth-note"');
   });
 
   it('leaves JSON and already branded pages alone', () => {

@@ -10,6 +10,8 @@ export interface WebServerEnv {
   /** Behind a reverse proxy: the browser's address is the last X-Forwarded-For entry (WEB_TRUST_PROXY). */
   trustProxy: boolean;
   helpCentreUrl: string;
+  /** MFA_REQUIRED as the API reads it (default true): the sign-in page says when it is off. */
+  mfaRequired: boolean;
   oidc?: { issuer: string; clientId: string; clientSecret?: string; name: string; scope: string };
 }
 
@@ -27,6 +29,7 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env): WebServerEn
     clientAddressSecret: env.CLIENT_ADDRESS_SECRET || undefined,
     trustProxy: ['true', '1'].includes(env.WEB_TRUST_PROXY?.trim() ?? ''),
     helpCentreUrl: env.HELP_CENTRE_URL?.trim() || DEFAULT_HELP_CENTRE_URL,
+    mfaRequired: !['false', '0'].includes(env.MFA_REQUIRED?.trim().toLowerCase() ?? ''),
     oidc:
       issuer && clientId
         ? {

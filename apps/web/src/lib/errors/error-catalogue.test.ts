@@ -235,6 +235,27 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
     expected: { type: 'error', message: 'The document could not be deleted.', description: 'Document not found.', refreshPrompt: false, unexpected: false },
   },
   {
+    name: 'removing the only second factor while the platform requires one',
+    failure: { endpoint: 'removeMfaFactor', status: 409, detail: 'This is your only second factor and the platform requires one: add another before removing it.' },
+    expected: {
+      type: 'error', message: 'The second factor was not removed.',
+      description: 'This is your only second factor and the platform requires one: add another before removing it.', refreshPrompt: false, unexpected: false,
+    },
+  },
+  {
+    name: 'a wrong code confirming an authenticator app',
+    failure: { endpoint: 'confirmTotpEnrolment', status: 400, detail: 'code: that is not the code the authenticator app shows now (a code works once only); try the next one.' },
+    expected: {
+      type: 'error', message: 'That did not work.',
+      description: 'That is not the code the authenticator app shows now (a code works once only); try the next one.', refreshPrompt: false, unexpected: false,
+    },
+  },
+  {
+    name: 'ending a session that is gone',
+    failure: { endpoint: 'endMySession', status: 404, detail: 'No such session of yours.' },
+    expected: { type: 'error', message: 'The session was not ended.', description: 'No such session of yours.', refreshPrompt: false, unexpected: false },
+  },
+  {
     name: 'timeout',
     failure: { endpoint: 'listCohorts', status: 'TIMEOUT_ERROR' },
     expected: { type: 'error', message: 'The server took too long to answer', description: 'Please try again in a moment.', refreshPrompt: false, unexpected: false },

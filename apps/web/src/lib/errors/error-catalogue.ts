@@ -149,6 +149,16 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
     endpoints: ['deleteDocument'], statuses: [403, 404], message: 'The document could not be deleted.',
     description: SERVER_DETAIL, fallbackDescription: DOCUMENT_TRY_AGAIN, type: 'error',
   },
+  // The account page: a refusal says why in the API's words (the last factor while one is required, a wrong code).
+  {
+    endpoints: ['removeMfaFactor'], statuses: [404, 409], message: 'The second factor was not removed.',
+    description: SERVER_DETAIL, type: 'error',
+  },
+  {
+    endpoints: ['startTotpEnrolment', 'confirmTotpEnrolment', 'webauthnRegistrationOptions', 'registerWebauthn', 'renameMfaFactor', 'regenerateRecoveryCodes'],
+    statuses: [400, 404, 409, 429], message: 'That did not work.', description: SERVER_DETAIL, inWords: detailInWords, type: 'error',
+  },
+  { endpoints: ['endMySession', 'endAllMySessions'], statuses: [404], message: 'The session was not ended.', description: SERVER_DETAIL, type: 'error' },
   // A saved query that never ran is a state the workspace shows in place (spec §8: the description only).
   { endpoints: ['getLatestQueryExecution'], statuses: [404], detail: QUERY_NOT_EXECUTED, type: 'error' },
   // The API is up but cannot serve now (a call whose own row names 503 says more above).

@@ -8,7 +8,7 @@ const ROLE_LABELS: Record<string, string> = { ADMIN: 'Admin', DATA_STEWARD: 'Dat
 
 /**
  * The header: the menu button (narrow screens), product name (a link home), help centre, the
- * signed-in user and sign-out. On a phone it stays one line: the short product name, the help
+ * signed-in user (a link to the account page) and sign-out. On a phone it stays one line: the short product name, the help
  * centre and sign-out as icons with their names for assistive technology, the user's name cut
  * with an ellipsis and the role badges left out. Plain markup and CSS, like the side bar: it is on
  * every page.
@@ -31,14 +31,14 @@ export function AppHeader({ me, fallbackName, onOpenMenu }: { me?: Me; fallbackN
         <a href={HELP_CENTRE_PATH} target="_blank" rel="noopener noreferrer" className="hdp-help-link" aria-label="Help centre">
           <QuestionCircleOutlined aria-hidden /> <span className="hdp-wide-only">Help centre</span>
         </a>
-        <span data-testid="current-user" className="hdp-current-user" title={name}>
+        <Link href="/account" prefetch={false} data-testid="current-user" className="hdp-current-user" title={`${name}: your account`}>
           <span className="hdp-user-name">{name}</span>
           {me?.roles.map((role) => (
             <span key={role} className="hdp-role-badge">
               {ROLE_LABELS[role] ?? role}
             </span>
           ))}
-        </span>
+        </Link>
         <a href="/signout" aria-label="Sign out" className="hdp-sign-out hdp-header-button">
           <LogoutOutlined aria-hidden />
           <span className="hdp-wide-only">Sign out</span>
