@@ -22,3 +22,4 @@ export * from './schemas/notebook-holds';
 export * from './schemas/mfa';
 export * from './schemas/cohort-definition';
 export * from './cohort-definition-lint';
+export * from './schemas/atlas';

@@ -8,7 +8,7 @@ export const atlasQueryTree = (definition: CohortDefinitionExpression): QueryGro
 export interface PreparedAtlasImport {
   tree: QueryGroup;
   definition: CohortDefinitionExpression;
-  conceptIds: number[];
+  concepts: { id: number; path: string }[];
   warnings: DefinitionWarning[];
 }
 
@@ -17,7 +17,7 @@ export interface PreparedAtlasImport {
  * checks (so what is saved can run), and the lint warnings. Throws `CirceImportError`.
  */
 export function prepareAtlasImport(json: unknown): PreparedAtlasImport {
-  const { definition, conceptIds } = importCirce(json);
+  const { definition, concepts } = importCirce(json);
   const tree = atlasQueryTree(definition);
   try {
     compileCohortPredicate(tree, 'cdm_validation');
@@ -25,5 +25,5 @@ export function prepareAtlasImport(json: unknown): PreparedAtlasImport {
     if (error instanceof QueryTreeError) throw new CirceImportError('unsupported', error.path.replace(/^query\.cohortDefinition\.?/, '') || 'definition', error.reason);
     throw error;
   }
-  return { tree, definition, conceptIds, warnings: lintCohortDefinition(definition) };
+  return { tree, definition, concepts, warnings: lintCohortDefinition(definition) };
 }

@@ -37,10 +37,10 @@ export class CirceImportError extends Error {
 
 type Json = Record<string, unknown>;
 
-/** The imported definition and every concept id it names (for the vocabulary check). */
+/** The imported definition and every concept id it names, with the first place it does (for the vocabulary check). */
 export interface CirceImport {
   definition: CohortDefinitionExpression;
-  conceptIds: number[];
+  concepts: { id: number; path: string }[];
 }
 
 const OCCURRENCE_TYPE_OF_CIRCE = ['EXACTLY', 'AT_MOST', 'AT_LEAST'] as const;
@@ -61,7 +61,7 @@ export function importCirce(input: unknown): CirceImport {
 }
 
 class CirceReader {
-  private readonly conceptIds = new Set<number>();
+  private readonly conceptIds = new Map<number, string>();
   private readonly codesetIds = new Set<number>();
   private readonly codesetRefs: { id: number; path: string }[] = [];
   private criteriaCount = 0;
@@ -110,7 +110,7 @@ class CirceReader {
       const issue = parsed.error.issues[0]!;
       throw new CirceImportError('malformed', issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, ''), issue.message);
     }
-    return { definition: parsed.data, conceptIds: [...this.conceptIds].sort((a, b) => a - b) };
+    return { definition: parsed.data, concepts: [...this.conceptIds].map(([id, at]) => ({ id, path: at })) };
   }
 
   private object(value: unknown, path: string): Json {
@@ -170,7 +170,7 @@ class CirceReader {
     const concept = this.object(value, path);
     const id = this.integer(concept.CONCEPT_ID, `${path}.CONCEPT_ID`, 0, Number.MAX_SAFE_INTEGER);
     if (id === undefined) throw new CirceImportError('malformed', `${path}.CONCEPT_ID`, 'a concept needs its CONCEPT_ID');
-    this.conceptIds.add(id);
+    if (!this.conceptIds.has(id)) this.conceptIds.set(id, path);
     return id;
   }
 
