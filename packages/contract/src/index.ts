@@ -21,3 +21,5 @@ export * from './schemas/outputs';
 export * from './schemas/notebook-holds';
 export * from './schemas/mfa';
 export * from './schemas/cohort-definition';
+export * from './cohort-definition-lint';
+export * from './schemas/atlas';

@@ -25,7 +25,7 @@ export const PERMISSIONS = {
   users: { list: ADMINS, read: ADMINS, invite: ADMINS, resendInvitation: ADMINS, disable: ADMINS, enable: ADMINS, revoke: ADMINS, directory: WORKBENCH_MAKERS },
   auditLog: { read: AUDIT_READERS },
   dataExplorer: { readSchema: DATA_USERS, readDataset: DATA_USERS },
-  queries: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, delete: DATA_USERS, execute: DATA_USERS },
+  queries: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, delete: DATA_USERS, execute: DATA_USERS, importAtlas: DATA_USERS, exportAtlas: DATA_USERS },
   cohorts: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, publish: STEWARDS },
   documents: { upload: DATA_USERS, read: DATA_USERS, delete: DATA_USERS },
   workbenches: { list: DATA_USERS, read: DATA_USERS, create: WORKBENCH_MAKERS, update: WORKBENCH_MAKERS, delete: DATA_USERS },

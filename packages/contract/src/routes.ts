@@ -5,6 +5,7 @@ import { RefreshRequest, TokenRequest, TokenResponse } from './schemas/auth';
 import { AcceptInvitationRequest, InvitationInfo, InvitationTokenRequest, InviteUsersRequest, InviteUsersResponse, Me, User, UserDirectory, UserDirectoryQuery, UserListQuery } from './schemas/users';
 import { AuditChainReport, AuditEntry, AuditLogQuery } from './schemas/audit';
 import { Document, DocumentListQuery } from './schemas/documents';
+import { AtlasCohortDefinition, AtlasImportRequest, AtlasImportResult, DefinitionLint } from './schemas/atlas';
 import { CohortCreate, CohortDetail, CohortList, CohortListQuery, CohortUpdate } from './schemas/cohorts';
 import {
   AnonymousQueryExecutionCreate,
@@ -245,6 +246,21 @@ export const ROUTES = {
     method: 'POST', path: '/api/v1/queries/{queryId}/executions/', tag: 'queries',
     access: { permission: 'queries:execute' }, summary: 'Start a run of a saved query; answers at once with the PENDING execution',
     params: p({ queryId: Id }), responses: { 202: QueryExecution },
+  },
+  importAtlasQuery: {
+    method: 'POST', path: '/api/v1/queries/import/atlas/', tag: 'queries', access: { permission: 'queries:importAtlas' }, beyondSpec: true,
+    summary: 'Save a query from an ATLAS (OHDSI Circe) cohort definition JSON, with the warnings about it; an unsupported construct is a 422 naming its place',
+    body: AtlasImportRequest, responses: { 201: AtlasImportResult },
+  },
+  exportAtlasQuery: {
+    method: 'GET', path: '/api/v1/queries/{queryId}/export/atlas/', tag: 'queries', access: { permission: 'queries:exportAtlas' }, beyondSpec: true,
+    summary: "A saved query's cohort definition as ATLAS (OHDSI Circe) JSON",
+    params: p({ queryId: Id }), responses: { 200: AtlasCohortDefinition },
+  },
+  lintQuery: {
+    method: 'GET', path: '/api/v1/queries/{queryId}/lint/', tag: 'queries', access: { permission: 'queries:read' }, beyondSpec: true,
+    summary: "Warnings about a saved query's cohort definition (after OHDSI circe-be's checks)",
+    params: p({ queryId: Id }), responses: { 200: DefinitionLint },
   },
   executeAnonymousQuery: {
     method: 'POST', path: '/api/v1/queries/execute/', tag: 'queries', access: { permission: 'queries:execute' },

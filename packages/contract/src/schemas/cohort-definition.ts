@@ -66,6 +66,8 @@ export interface Criteria {
   kind: CriteriaKind;
   /** The concept set the event's concept must be in; none = any concept. */
   codesetId?: number;
+  /** The concept set the record's source concept (`*_source_concept_id`) must be in (Circe's `…SourceConcept`). */
+  sourceConcept?: number;
   /** Only the person's first event of this concept set in their history. */
   first?: boolean;
   occurrenceStartDate?: DateRange;
@@ -159,6 +161,7 @@ export const Criteria: z.ZodType<Criteria> = z.lazy(() =>
   z.strictObject({
     kind: z.enum(CRITERIA_KINDS),
     codesetId: z.number().int().min(0).max(10_000).optional(),
+    sourceConcept: z.number().int().min(0).max(10_000).optional(),
     first: z.boolean().optional(),
     occurrenceStartDate: DateRange.optional(),
     occurrenceEndDate: DateRange.optional(),

@@ -11,6 +11,7 @@ import {
   runAnonymousQuery,
   updateQuery,
 } from '../../queries/query-commands';
+import { exportAtlasQuery, importAtlasQuery, lintQuery } from '../../queries/atlas/atlas-commands';
 import { presentExecution, presentQuery } from '../../queries/query-presenter';
 import { queryExecutionRepository, queryRepository } from '../../queries/query-repository';
 import { QUERY_NOT_EXECUTED } from '@hdp/contract';
@@ -66,6 +67,13 @@ export const queryHandlers: RouteHandlers = {
     if (!execution) throw notFound(EXECUTION_NOT_FOUND);
     return presentExecution(execution);
   },
+
+  importAtlasQuery: async (request, reply) =>
+    reply.code(201).send(await importAtlasQuery(request.server.services, currentUser(request), request.body, auditContextOf(request))),
+
+  exportAtlasQuery: async (request) => exportAtlasQuery(request.server.services, currentUser(request), request.params.queryId),
+
+  lintQuery: async (request) => lintQuery(request.server.services, currentUser(request), request.params.queryId),
 
   executeAnonymousQuery: async (request) =>
     runAnonymousQuery(request.server.services, currentUser(request), request.body.query, auditContextOf(request)),

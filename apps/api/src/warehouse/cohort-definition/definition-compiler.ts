@@ -235,9 +235,9 @@ export class DefinitionCompiler {
   }
 
   /** `IN (the concept set's concepts)`. */
-  private inCodeset(codesetId: number, path: string): string {
+  private inCodeset(codesetId: number, path: string, field = 'codesetId'): string {
     const position = this.codesets.get(codesetId);
-    if (position === undefined) throw new DefinitionError(`${path}.codesetId`, `no concept set has id ${codesetId}`);
+    if (position === undefined) throw new DefinitionError(`${path}.${field}`, `no concept set has id ${codesetId}`);
     return `IN (SELECT cs.concept_id FROM codesets cs WHERE cs.codeset_id = ${this.bind(position, 'INTEGER')})`;
   }
 
@@ -276,6 +276,9 @@ export class DefinitionCompiler {
     if (criteria.codesetId !== undefined) {
       if (!domain.concept) throw new DefinitionError(`${path}.codesetId`, `a ${criteria.kind} criterion has no concept`);
       where.push(`t."${domain.concept}" ${this.inCodeset(criteria.codesetId, path)}`);
+    }
+    if (criteria.sourceConcept !== undefined && domain.source) {
+      where.push(`t."${domain.source}" ${this.inCodeset(criteria.sourceConcept, path, 'sourceConcept')}`);
     }
     const ordinal = criteria.first ? `, ROW_NUMBER() OVER (PARTITION BY t."person_id" ORDER BY t."${domain.start}", t."${domain.id}") AS ordinal` : '';
     const inner = `SELECT t.*, t."${domain.id}" AS event_id, t."${domain.start}" AS start_date, ${domain.end} AS end_date,
@@ -410,7 +413,7 @@ export class DefinitionCompiler {
       ? `de."drug_exposure_start_date" + ${this.days(strategy.daysSupplyOverride)}`
       : 'COALESCE(de."drug_exposure_end_date", de."drug_exposure_start_date" + CAST(de."days_supply" AS INTEGER), de."drug_exposure_start_date" + 1)';
     const exposures = `SELECT de."person_id" AS person_id, 0 AS grp_key, de."drug_exposure_start_date" AS start_date, ${exposureEnd} AS end_date
-      FROM ${this.t('drug_exposure')} de WHERE de."drug_concept_id" ${this.inCodeset(strategy.drugCodesetId, `${path}.drugCodesetId`)}
+      FROM ${this.t('drug_exposure')} de WHERE de."drug_concept_id" ${this.inCodeset(strategy.drugCodesetId, path, 'drugCodesetId')}
       AND de."person_id" IN (SELECT person_id FROM ${events})`;
     const eras = this.cte('exposure_eras', `SELECT person_id, start_date, end_date + ${this.days(strategy.offset)} AS end_date FROM (${eraSql(exposures, this.days(strategy.gapDays))}) x`);
     return `SELECT e.person_id, e.event_id, CASE WHEN x.end_date > e.op_end_date THEN e.op_end_date ELSE x.end_date END AS end_date

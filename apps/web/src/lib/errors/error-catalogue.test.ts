@@ -105,6 +105,18 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
     failure: { endpoint: 'getWorkbench', status: 404, detail: 'Workbench not found.' },
     expected: { type: 'error', message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
   },
+  ...([400, 413, 422] as const).map((status) => ({
+    name: `ATLAS import ${status}, shown in the dialog`,
+    failure: { endpoint: 'importAtlasQuery', status, detail: 'definition.PrimaryCriteria.CriteriaList[0].DoseEra: dose eras are not supported' },
+    expected: { type: 'error' as const, message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
+  })),
+  {
+    name: 'ATLAS export of a query without a definition',
+    failure: { endpoint: 'exportAtlasQuery', status: 422, detail: 'This query has no cohort definition, so there is nothing ATLAS could import.' },
+    expected: {
+      type: 'warning', message: 'This query cannot be exported as ATLAS JSON', description: 'This query has no cohort definition, so there is nothing ATLAS could import.', refreshPrompt: false, unexpected: false,
+    },
+  },
   {
     name: 'workbench delete',
     failure: { endpoint: 'deleteWorkbench', status: 409, detail: 'Stop its notebooks first.' },

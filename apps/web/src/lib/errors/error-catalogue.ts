@@ -80,6 +80,8 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   // A change the user's state (or the last-admin guard) does not allow: the API says why.
   { endpoints: USER_CHANGES, statuses: [409], message: USER_CHANGE_REFUSED, description: SERVER_DETAIL, type: 'error' },
   // The invite dialog and the accept-invitation page show these answers beside the form, not as toasts.
+  // An ATLAS import's refusal is shown in its dialog, in words, with the place it names.
+  { endpoints: ['importAtlasQuery'], statuses: [400, 413, 422], type: 'error' },
   { endpoints: ['inviteUsers'], statuses: [400, 409], type: 'error' },
   { endpoints: ['inspectInvitation', 'acceptInvitation'], statuses: [400, 401, 404, 409], type: 'error' },
   // A name already used is the user's to change, not a stale page: the wizard goes back to the name
@@ -103,6 +105,7 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   },
   // A missing workbench, or one the user is not a member of (the API says 404 for both): the page says so.
   { endpoints: ['getWorkbench'], statuses: [400, 404], type: 'error' },
+  { endpoints: ['exportAtlasQuery'], statuses: [422], message: 'This query cannot be exported as ATLAS JSON', description: SERVER_DETAIL, type: 'warning' },
   // A workbench deleted (or the user taken out of it) while its page is open: the page asks for the
   // workbench again and says it was deleted, by whom and when; the tab's own call needs no toast.
   { endpoints: ['listNotebooks', 'listEnvironments', 'listWorkbenchZones'], statuses: [404], type: 'error' },

@@ -16,6 +16,7 @@ const loadingQuery = () => (
 // The query builder, the results and the saved-queries table load after the first paint (and
 // ECharts only with a result), which keeps the route's first-load JavaScript within budget.
 const QueryWorkspace = dynamic(() => import('./query-workspace').then((m) => m.QueryWorkspace), { ssr: false, loading: loadingQuery });
+const AtlasActions = dynamic(() => import('../atlas/atlas-actions').then((m) => m.AtlasActions), { ssr: false });
 const SavedQueries = dynamic(() => import('./saved-queries').then((m) => m.SavedQueries), { ssr: false, loading: loading('Loading the saved queries') });
 
 /** The Data Explorer page: build, run and save queries; open saved ones. */
@@ -27,7 +28,10 @@ export function DataExplorerPage() {
   useQueryFromUrl(reopen);
   return (
     <>
-      <h1 style={{ fontSize: 24, fontWeight: 600, margin: '0 0 16px' }}>Data Explorer</h1>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center', justifyContent: 'space-between', margin: '0 0 16px' }}>
+        <h1 style={{ fontSize: 24, fontWeight: 600, margin: 0 }}>Data Explorer</h1>
+        <AtlasActions onOpened={reopen} />
+      </div>
       <QueryWorkspace key={opened} onStartOver={reopen} />
       <section aria-labelledby="saved-queries-heading" style={PANEL}>
         <h2 id="saved-queries-heading" style={{ fontSize: 16, fontWeight: 600, margin: '0 0 12px' }}>
