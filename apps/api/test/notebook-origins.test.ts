@@ -6,6 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../src/db/schema';
 import { notebookRepository } from '../src/notebooks/notebook-repository';
+import { notebookBaseUrl, notebookOrigins } from '../src/notebooks/notebook-origin';
 import type { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
 import type { NotebookRuntimeSpec } from '../src/notebooks/runtime/runtime-driver';
 import { KernelConnection } from './support/jupyter-kernel';
@@ -219,5 +220,34 @@ describe('one origin per notebook, and the open flow bound to the person', () =>
     expect(await list(writer.token)).toEqual([writersId]);
     expect(await list(owner.token)).toEqual([victim.notebookId, writersId].sort());
     expect(await list(adminToken)).toEqual([victim.notebookId, writersId].sort());
+  });
+});
+
+describe("a notebook's host", () => {
+  const id = '3f2b8c1e-5d4a-4b6c-9e8f-0a1b2c3d4e5f';
+  it('is `<id>.<base host>`, and no other name is taken for a notebook', () => {
+    const origins = notebookOrigins('https://notebooks.example.org');
+    expect(origins.originOf(id)).toBe(`https://${id}.notebooks.example.org`);
+    expect(origins.secure).toBe(true);
+    expect(origins.notebookIdOfHost(`${id}.notebooks.example.org`)).toBe(id);
+    expect(origins.notebookIdOfHost(`${id.toUpperCase()}.NOTEBOOKS.example.org:443`)).toBe(id);
+    for (const host of [
+      'notebooks.example.org',
+      `${id}.notebooks.example.org.evil.example`,
+      `x${id}.notebooks.example.org`,
+      `a.${id}.notebooks.example.org`,
+      `${id}.evilnotebooks.example.org`,
+      `${id}.example.org`,
+      'api.example.org',
+      undefined,
+    ]) {
+      expect(origins.notebookIdOfHost(host), String(host)).toBeUndefined();
+    }
+  });
+
+  it("defaults to `notebooks.localhost` with the API's scheme and port", () => {
+    expect(notebookBaseUrl(undefined, 'http://127.0.0.1:8000')).toBe('http://notebooks.localhost:8000');
+    expect(notebookBaseUrl('https://nb.example.org/', 'http://127.0.0.1:8000')).toBe('https://nb.example.org');
+    expect(notebookOrigins(notebookBaseUrl(undefined, 'http://127.0.0.1:8000')).originOf(id)).toBe(`http://${id}.notebooks.localhost:8000`);
   });
 });
