@@ -169,6 +169,7 @@ test.describe('with a second factor required', () => {
     await expect(factors).toContainText('Authenticator app');
     await expect(page.getByText('8 of 10 unused.')).toBeVisible();
     await expect(page.getByRole('list', { name: 'Your active sessions' }).getByText('This browser')).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Your active sessions' })).toContainText('Chrome on Linux');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await seriousViolations(page)).toEqual([]);
     await factors.getByRole('button', { name: 'Remove Authenticator app' }).click();

@@ -36,6 +36,9 @@ export class SecondFactorPending extends Error {
   }
 }
 
+/** The browser's User-Agent on a sign-in call: the session list names the device by it (not by this server's). */
+const agentHeader = (userAgent: string | undefined): Record<string, string> => (userAgent ? { 'user-agent': userAgent.slice(0, 512) } : {});
+
 /** Why the API refused a step of the second factor, from its status (and, for 401, its detail). */
 async function secondStepRefusal(response: Response): Promise<SignInRefusal> {
   if (response.status === 429) return 'SignInThrottled';
@@ -78,10 +81,10 @@ export function apiIssuer(apiInternalUrl: string, fetchImpl: typeof fetch = fetc
     });
 
   /** A call of the second step; throws SignInRefused with the reason when the API refuses it. */
-  const secondStepCall = async (path: string, body: unknown, browserAddress?: string): Promise<Response> => {
+  const secondStepCall = async (path: string, body: unknown, browserAddress?: string, browserAgent?: string): Promise<Response> => {
     let response: Response;
     try {
-      response = await post(path, body, undefined, clientAddressHeaders(clientAddressSecret, browserAddress));
+      response = await post(path, body, undefined, { ...clientAddressHeaders(clientAddressSecret, browserAddress), ...agentHeader(browserAgent) });
     } catch {
       throw new SignInRefused('IssuerUnavailable');
     }
@@ -91,10 +94,13 @@ export function apiIssuer(apiInternalUrl: string, fetchImpl: typeof fetch = fetc
 
   return {
     /** Exchanges email and password for tokens; throws SignInRefused with the reason. */
-    async issueToken(email: string, password: string, browserAddress?: string): Promise<TokenResponse> {
+    async issueToken(email: string, password: string, browserAddress?: string, browserAgent?: string): Promise<TokenResponse> {
       let response: Response;
       try {
-        response = await post(ROUTES.issueToken.path, { email, password }, undefined, clientAddressHeaders(clientAddressSecret, browserAddress));
+        response = await post(ROUTES.issueToken.path, { email, password }, undefined, {
+          ...clientAddressHeaders(clientAddressSecret, browserAddress),
+          ...agentHeader(browserAgent),
+        });
       } catch {
         throw new SignInRefused('IssuerUnavailable');
       }
@@ -114,8 +120,8 @@ export function apiIssuer(apiInternalUrl: string, fetchImpl: typeof fetch = fetc
      * The second step of signing in: the challenge with one answer (a code, a passkey, or a new
      * factor's first proof). Tokens, with recovery codes when a first factor was enrolled.
      */
-    async answerSecondStep(body: MfaTokenRequest, browserAddress?: string): Promise<MfaTokenResponse> {
-      const response = await secondStepCall(ROUTES.issueMfaToken.path, body, browserAddress);
+    async answerSecondStep(body: MfaTokenRequest, browserAddress?: string, browserAgent?: string): Promise<MfaTokenResponse> {
+      const response = await secondStepCall(ROUTES.issueMfaToken.path, body, browserAddress, browserAgent);
       return (await response.json()) as MfaTokenResponse;
     },
 

@@ -44,6 +44,8 @@ export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = a
         // made only when the API answers with tokens.
         async authorize(credentials, req) {
           const browserAddress = stampedBrowserAddress(req?.headers);
+          const agent = req?.headers?.['user-agent'];
+          const browserAgent = typeof agent === 'string' ? agent : undefined;
           const secure = useSecureCookies;
           try {
             const answer = (credentials as Record<string, unknown> | undefined)?.answer;
@@ -52,7 +54,7 @@ export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = a
               if (!pending) throw new SignInRefused('SecondStepExpired');
               const body = secondStepRequest(pending.challenge, answer);
               if (!body) throw new SignInRefused('SecondFactorWrong');
-              const tokens = await issuer.answerSecondStep(body, browserAddress);
+              const tokens = await issuer.answerSecondStep(body, browserAddress, browserAgent);
               setCookieOnAuthResponse(pendingCookieHeader(null, secure));
               const me = await issuer.me(tokens.id_token);
               return {
@@ -66,7 +68,7 @@ export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = a
             const email = credentials?.email?.trim();
             const password = credentials?.password;
             if (!email || !password) return null;
-            const tokens = await issuer.issueToken(email, password, browserAddress);
+            const tokens = await issuer.issueToken(email, password, browserAddress, browserAgent);
             const me = await issuer.me(tokens.id_token);
             return { id: me.id, email: me.email, name: me.name ?? me.email, ...toSessionTokens(tokens, 'credentials', Date.now()) };
           } catch (error) {

@@ -69,11 +69,16 @@ describe('sign-in in two steps', () => {
 
   it('after the right password makes no session: it keeps the challenge in the cookie and sends the person to the second step', async () => {
     const challenge = { mfa_required: true, challenge: 'k'.repeat(43), expires_in: 300, methods: ['webauthn', 'totp'], enrolment_required: false };
-    const authorize = authorizeWith(vi.fn(async () => new Response(JSON.stringify(challenge), { status: 200 })) as unknown as typeof fetch);
+    const api = vi.fn(async () => new Response(JSON.stringify(challenge), { status: 200 }));
+    const authorize = authorizeWith(api as unknown as typeof fetch);
     const res = fakeResponse();
     await expect(
-      withAuthResponse(res as unknown as ServerResponse, () => authorize({ email: 'a@example.org', password: 'pw', callbackUrl: 'http://web.test/cohorts' }, { headers: {} })),
+      withAuthResponse(res as unknown as ServerResponse, () =>
+        authorize({ email: 'a@example.org', password: 'pw', callbackUrl: 'http://web.test/cohorts' }, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0' } }),
+      ),
     ).rejects.toEqual(new SignInRefused('SecondFactorRequired'));
+    // The session list names the browser, not this server.
+    expect((api.mock.calls[0] as unknown as [string, RequestInit])[1].headers).toMatchObject({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0' });
     const stored = readPendingSecondStep({ cookie: cookieOf(res.cookies()[0]!) }, false);
     expect(stored).toMatchObject({ challenge: 'k'.repeat(43), methods: ['webauthn', 'totp'], callbackUrl: '/cohorts' });
   });

@@ -4,15 +4,7 @@ import type { Session } from '@hdp/contract';
 import { formatDate } from '@/lib/dates/format-date';
 import { SIGN_IN_PATH } from '@/lib/auth/sign-in-urls';
 import { useEndAllMySessionsMutation, useEndMySessionMutation, useListMySessionsQuery } from '../api/my-sessions';
-
-/** A User-Agent in a few words: the browser and the system, when they can be told. */
-export function deviceInWords(userAgent: string | null): string {
-  if (!userAgent) return 'Unknown device';
-  const browser = /Edg\//.test(userAgent) ? 'Edge' : /Firefox\//.test(userAgent) ? 'Firefox' : /Chrom(e|ium)\//.test(userAgent) ? 'Chrome' : /Safari\//.test(userAgent) ? 'Safari' : null;
-  const system = /Windows/.test(userAgent) ? 'Windows' : /Android/.test(userAgent) ? 'Android' : /iPhone|iPad/.test(userAgent) ? 'iOS' : /Mac OS X/.test(userAgent) ? 'macOS' : /Linux/.test(userAgent) ? 'Linux' : null;
-  if (browser && system) return `${browser} on ${system}`;
-  return browser ?? system ?? userAgent.slice(0, 60);
-}
+import { deviceInWords } from '../device-in-words';
 
 function SessionRow({ session }: { session: Session }) {
   const [end, ending] = useEndMySessionMutation();
