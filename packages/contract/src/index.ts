@@ -21,3 +21,4 @@ export * from './schemas/outputs';
 export * from './schemas/notebook-holds';
 export * from './schemas/mfa';
 export * from './schemas/cohort-definition';
+export * from './schemas/concept-sets';
