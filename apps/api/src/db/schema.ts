@@ -441,7 +441,7 @@ export const workbenchCohorts = pgTable(
     state: text('state').$type<ReleaseState>().notNull().default('PENDING'),
     progress: real('progress').notNull().default(0),
     error: text('error'),
-    rowCounts: jsonb('row_counts').$type<Partial<Record<ReleasedTable, number>>>(),
+    rowCounts: jsonb('row_counts').$type<Partial<Record<ReleasedTable | 'cohort_period', number>>>(),
     releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('workbench_cohorts_workbench_cohort_key').on(t.workbenchId, t.cohortId)],
