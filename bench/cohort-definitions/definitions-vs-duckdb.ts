@@ -7,7 +7,8 @@
  * entry), against the same cohort's aggregate written by hand and run directly on DuckDB, alternating.
  * Then the same definition with 5 inclusion rules (the attrition with 5 rule rows and the inclusion
  * report).
- * Usage: npm run bench:cohort-definitions [-- --persons 1000000 --runs 30]
+ * Usage: npm run bench:cohort-definitions [-- --persons 1000000 --runs 30 --from <warehouse.duckdb>]
+ * (`--from` copies a warehouse file generated before, for the same persons, instead of generating one.)
  * Goals (1,000,000 persons): API p50 <= 1 s and within 1.5x of the hand-written SQL; 5 rules p50 <= 1.5 s.
  */
 import fs from 'node:fs';
@@ -27,6 +28,8 @@ const persons = arg('persons', 1_000_000);
 const runs = arg('runs', 30);
 const warmups = 3;
 const out = (line: string) => process.stdout.write(`${line}\n`);
+const fromIndex = process.argv.indexOf('--from');
+const from = fromIndex > 0 ? process.argv[fromIndex + 1] : undefined;
 
 const ALL_BEFORE = { start: { coeff: -1 as const }, end: { days: 1, coeff: -1 as const } };
 const YEAR_BEFORE = { start: { days: 365, coeff: -1 as const }, end: { days: 0, coeff: 1 as const } };
@@ -102,12 +105,17 @@ const password = 'bench-admin-password';
 let api: Awaited<ReturnType<typeof startApi>> | undefined;
 try {
   out(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
-  const started = performance.now();
-  const generated = await DuckDbWarehouse.open(path.join(dataDir, 'warehouse.duckdb'));
-  const report = await generated.load(`synthetic: ${persons} persons, seed 1`, syntheticDataset({ persons, seed: 1 }));
-  await generated.close();
-  const rows = Object.values(report.rows).reduce((a, b) => a + b, 0);
-  out(`generator: ${persons.toLocaleString('en')} persons, ${rows.toLocaleString('en')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (from) {
+    fs.copyFileSync(from, path.join(dataDir, 'warehouse.duckdb'));
+    out(`warehouse: copied from ${from}`);
+  } else {
+    const started = performance.now();
+    const generated = await DuckDbWarehouse.open(path.join(dataDir, 'warehouse.duckdb'));
+    const report = await generated.load(`synthetic: ${persons} persons, seed 1`, syntheticDataset({ persons, seed: 1 }));
+    await generated.close();
+    const rows = Object.values(report.rows).reduce((a, b) => a + b, 0);
+    out(`generator: ${persons.toLocaleString('en')} persons, ${rows.toLocaleString('en')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
   // The API owns its file (one writer); the hand-written SQL runs on a copy, the same bytes.
   fs.copyFileSync(path.join(dataDir, 'warehouse.duckdb'), path.join(work, 'direct.duckdb'));
   const direct = await DuckDbWarehouse.open(path.join(work, 'direct.duckdb'));
