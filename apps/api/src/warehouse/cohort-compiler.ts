@@ -272,16 +272,18 @@ export function compileCohortPredicate(tree: QueryGroup, schema: string): Compil
 }
 
 /** The SELECTs a definition's answers read, over the relations (CTEs) of its compiled definition. */
-function definitionSelects(definition: CompiledDefinition, schema: string): { stepRows: string; masks: string | null; periods: string } {
+function definitionSelects(definition: CompiledDefinition, schema: string): { keys: string; stepRows: string; masks: string | null; periods: string } {
   const { steps, ruleFlags, ruleNames, periods } = definition;
   const person = `"${schema}"."person"`;
   const key = `"${RECORD_KEY_COLUMN}"`;
+  // The record keys of the entry events' persons, read from person once: every later step's persons are among them.
+  const keys = `step_keys AS MATERIALIZED (SELECT pk."person_id" AS person_id, pk.${key} AS ${key} FROM ${person} pk WHERE pk."person_id" IN (SELECT person_id FROM ${steps[0]!.relation}))`;
   // Per step: events, persons, and the key sums of those persons (each person's key once, and once per event).
   const stepRows = steps
     .map(
       (step, i) => `SELECT ${i} AS step, COALESCE(SUM(g.n), 0) AS events, COUNT(g.person_id) AS persons,
       COALESCE(SUM(pk.${key}), 0) AS person_key_sum, COALESCE(SUM(pk.${key} * g.n), 0) AS event_key_sum
-      FROM (SELECT person_id, COUNT(*) AS n FROM ${step.relation} GROUP BY person_id) g JOIN ${person} pk ON pk."person_id" = g.person_id`,
+      FROM (SELECT person_id, COUNT(*) AS n FROM ${step.relation} GROUP BY person_id) g JOIN step_keys pk ON pk.person_id = g.person_id`,
     )
     .join(' UNION ALL ');
   let masks: string | null = null;
@@ -294,7 +296,7 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { st
           SELECT person_id, ${mask} AS mask, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY ${flags.join(' + ')} DESC, ${firstRule}, start_date, event_id) AS best
           FROM ${ruleFlags}) b JOIN ${person} pk ON pk."person_id" = b.person_id WHERE b.best = 1 GROUP BY b.mask`;
   }
-  return { stepRows, masks, periods: `SELECT person_id, start_date, end_date FROM ${periods}` };
+  return { keys, stepRows, masks, periods: `SELECT person_id, start_date, end_date FROM ${periods}` };
 }
 
 /**
@@ -311,7 +313,7 @@ export function compileDefinitionParts(tree: QueryGroup, schema: string): { attr
   const selects = definitionSelects(definition.compiled, schema);
   const withCtes = `WITH ${ctes.join(', ')}`;
   return {
-    attrition: { sql: `${withCtes} ${selects.stepRows}`, params: compiler.params },
+    attrition: { sql: `${withCtes}, ${selects.keys} ${selects.stepRows}`, params: compiler.params },
     masks: selects.masks ? { sql: `${withCtes} ${selects.masks}`, params: compiler.params } : null,
     periods: { sql: `${withCtes} ${selects.periods}`, params: compiler.params },
     steps,
@@ -344,7 +346,7 @@ export function compileDefinitionAnswer(tree: QueryGroup, schema: string): { sql
     `SELECT ${kind} AS kind, ${ANSWER_COLUMNS.map((name, i) => `${number(columns[i] ?? null)} AS ${name}`).join(', ')}`;
   const persons = `FROM "${schema}"."person" p WHERE p."person_id" IN (SELECT person_id FROM ${periods})${rules ? ` AND ${rules}` : ''}`;
   const sql =
-    `WITH ${ctes.join(', ')}, answer_steps AS (${selects.stepRows}), answer_aggregate AS (${aggregateStatement(persons)})` +
+    `WITH ${ctes.join(', ')}, ${selects.keys}, answer_steps AS (${selects.stepRows}), answer_aggregate AS (${aggregateStatement(persons)})` +
     `${selects.masks ? `, answer_masks AS (${selects.masks})` : ''} ` +
     `${row(0, ['step', 'events', 'persons', 'person_key_sum', 'event_key_sum'])} FROM answer_steps` +
     `${selects.masks ? ` UNION ALL ${row(1, ['mask', 'persons', 'person_key_sum'])} FROM answer_masks` : ''}` +
