@@ -23,3 +23,4 @@ export * from './schemas/mfa';
 export * from './schemas/cohort-definition';
 export * from './cohort-definition-lint';
 export * from './schemas/atlas';
+export * from './schemas/concept-sets';

@@ -6,8 +6,14 @@ export const LIMITS = {
   defaultSuppressionThreshold: 20,
   /** The largest change cell-key perturbation makes to a released count; 0 is off (configurable on the server). */
   defaultPerturbationMaxChange: 2,
-  /** Query runs one user may start per minute and per day, saved and unsaved together (configurable on the server). */
-  defaultQueryRatePerMinute: 20,
+  /**
+   * Query runs one user may start per minute and per day, saved and unsaved together (configurable
+   * on the server). The cohort-definition editor counts the definition live, debounced, after each
+   * change: a burst of edits (ticking concepts, typing days) asks about one run every 1.5 to 3
+   * seconds, which 20 a minute refused; 40 lets it through. The daily budget stays: a day of editing
+   * is a few hundred runs, and the budget is what bounds the attacks the tracker defence leaves open.
+   */
+  defaultQueryRatePerMinute: 40,
   defaultQueryDailyBudget: 500,
   /** The most rules (and groups) one data-explorer query tree may hold, and how deep groups may nest. */
   queryMaxRules: 200,

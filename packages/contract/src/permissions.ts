@@ -26,6 +26,8 @@ export const PERMISSIONS = {
   auditLog: { read: AUDIT_READERS },
   dataExplorer: { readSchema: DATA_USERS, readDataset: DATA_USERS },
   queries: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, delete: DATA_USERS, execute: DATA_USERS, importAtlas: DATA_USERS, exportAtlas: DATA_USERS },
+  /** Saved concept sets: each user's own, like queries (an ADMIN reaches all). */
+  conceptSets: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, delete: DATA_USERS },
   cohorts: { list: DATA_USERS, read: DATA_USERS, create: DATA_USERS, update: DATA_USERS, publish: STEWARDS },
   documents: { upload: DATA_USERS, read: DATA_USERS, delete: DATA_USERS },
   workbenches: { list: DATA_USERS, read: DATA_USERS, create: WORKBENCH_MAKERS, update: WORKBENCH_MAKERS, delete: DATA_USERS },

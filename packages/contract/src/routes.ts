@@ -7,6 +7,7 @@ import { AuditChainReport, AuditEntry, AuditLogQuery } from './schemas/audit';
 import { Document, DocumentListQuery } from './schemas/documents';
 import { AtlasCohortDefinition, AtlasImportRequest, AtlasImportResult, DefinitionLint } from './schemas/atlas';
 import { CohortCreate, CohortDetail, CohortList, CohortListQuery, CohortUpdate } from './schemas/cohorts';
+import { CONCEPT_SET_ORDERS, ConceptSetCreate, ConceptSetUpdate, ConceptSetVersionQuery, SavedConceptSet } from './schemas/concept-sets';
 import {
   AnonymousQueryExecutionCreate,
   ConceptList,
@@ -266,6 +267,33 @@ export const ROUTES = {
     method: 'POST', path: '/api/v1/queries/execute/', tag: 'queries', access: { permission: 'queries:execute' },
     summary: 'Run an unsaved query (body anonymousQueryExecutionCreate) and answer with its aggregate results',
     body: AnonymousQueryExecutionCreate, responses: { 200: QueryResult },
+  },
+
+  // Saved concept sets (cohort definitions pin a version of one)
+  listConceptSets: {
+    method: 'GET', path: '/api/v1/concept-sets/', tag: 'concept-sets', access: { permission: 'conceptSets:list' }, beyondSpec: true,
+    summary: 'List saved concept sets: your own (all of them for an ADMIN), newest version of each',
+    querystring: ListQuery.extend({ order_by: z.enum(CONCEPT_SET_ORDERS).default('-updated_at') }),
+    responses: { 200: listOf('concept_sets', SavedConceptSet) },
+  },
+  createConceptSet: {
+    method: 'POST', path: '/api/v1/concept-sets/', tag: 'concept-sets', access: { permission: 'conceptSets:create' }, beyondSpec: true,
+    summary: 'Save a concept set (version 1)', body: ConceptSetCreate, responses: { 201: SavedConceptSet },
+  },
+  getConceptSet: {
+    method: 'GET', path: '/api/v1/concept-sets/{conceptSetId}/', tag: 'concept-sets', access: { permission: 'conceptSets:read' }, beyondSpec: true,
+    summary: 'One saved concept set (the newest version, or `version`), with its resolved concept count and its versions',
+    params: p({ conceptSetId: Id }), querystring: ConceptSetVersionQuery, responses: { 200: SavedConceptSet },
+  },
+  updateConceptSet: {
+    method: 'PATCH', path: '/api/v1/concept-sets/{conceptSetId}/', tag: 'concept-sets', access: { permission: 'conceptSets:update' }, beyondSpec: true,
+    summary: 'Change a saved concept set: keeps the old version and makes a new one (queries stay pinned to theirs)',
+    params: p({ conceptSetId: Id }), body: ConceptSetUpdate, responses: { 200: SavedConceptSet },
+  },
+  deleteConceptSet: {
+    method: 'DELETE', path: '/api/v1/concept-sets/{conceptSetId}/', tag: 'concept-sets', access: { permission: 'conceptSets:delete' }, beyondSpec: true,
+    summary: 'Delete a saved concept set and its versions; 409 while a saved query uses it',
+    params: p({ conceptSetId: Id }), responses: { 204: z.null() },
   },
 
   // Cohorts

@@ -4,6 +4,7 @@ import type {
   AuditEventType,
   AuditOutcome,
   CohortStatus,
+  ConceptSetItem,
   QueryExecutionStatus,
   QueryGroup,
   QueryResult,
@@ -180,6 +181,63 @@ export const queries = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('queries_owner_idx').on(t.ownerId), index('queries_updated_at_idx').on(t.updatedAt)],
+);
+
+/**
+ * Saved concept sets: named lists of concepts that cohort definitions of many queries use. This row
+ * is the set and its newest version number; every version's content is in concept_set_versions.
+ */
+export const conceptSets = pgTable(
+  'concept_sets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The newest version's name, for lists and search. */
+    name: text('name').notNull(),
+    version: integer('version').notNull().default(1),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('concept_sets_owner_idx').on(t.ownerId), index('concept_sets_updated_at_idx').on(t.updatedAt)],
+);
+
+/** Every version of a saved concept set: 1 when saved, one more per change. Never updated. */
+export const conceptSetVersions = pgTable(
+  'concept_set_versions',
+  {
+    conceptSetId: uuid('concept_set_id')
+      .notNull()
+      .references(() => conceptSets.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    items: jsonb('items').$type<ConceptSetItem[]>().notNull(),
+    createdBy: uuid('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.conceptSetId, t.version] })],
+);
+
+/**
+ * Which saved concept set versions a saved query's definition pins, rewritten whenever the query is
+ * saved: what tells a query that a newer version exists, and what keeps a set in use from deletion.
+ */
+export const queryConceptSets = pgTable(
+  'query_concept_sets',
+  {
+    queryId: uuid('query_id')
+      .notNull()
+      .references(() => queries.id, { onDelete: 'cascade' }),
+    conceptSetId: uuid('concept_set_id')
+      .notNull()
+      .references(() => conceptSets.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.queryId, t.conceptSetId, t.version] }), index('query_concept_sets_set_idx').on(t.conceptSetId)],
 );
 
 /**
@@ -383,7 +441,7 @@ export const workbenchCohorts = pgTable(
     state: text('state').$type<ReleaseState>().notNull().default('PENDING'),
     progress: real('progress').notNull().default(0),
     error: text('error'),
-    rowCounts: jsonb('row_counts').$type<Partial<Record<ReleasedTable, number>>>(),
+    rowCounts: jsonb('row_counts').$type<Partial<Record<ReleasedTable | 'cohort_period', number>>>(),
     releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('workbench_cohorts_workbench_cohort_key').on(t.workbenchId, t.cohortId)],

@@ -8,6 +8,8 @@ import { runCohortQuery, WarehouseEmptyError, type DisclosureCost } from '../war
 import { enforceQueryLimits } from './query-limits';
 import { WarehouseTimeoutError } from '../warehouse/warehouse-engine';
 import { queryExecutionRepository, queryRepository, type QueryExecutionRow, type QueryWithOwner } from './query-repository';
+import { resolveSavedConceptSets } from '../concept-sets/concept-set-commands';
+import { conceptSetRepository } from '../concept-sets/concept-set-repository';
 
 export const QUERY_NOT_FOUND = 'Query does not exist.';
 export const EXECUTION_NOT_FOUND = 'Query execution does not exist.';
@@ -45,7 +47,10 @@ export async function createQuery(
 ): Promise<QueryWithOwner> {
   validateQueryTree(input.query);
   return services.db.transaction(async (tx) => {
-    const row = await queryRepository.insert(tx, { ...input, ownerId: actor.id });
+    // Pinned saved concept sets are put into the definition as they are at their version, and the pins kept.
+    const { tree, pins } = await resolveSavedConceptSets(tx, actor, input.query, true);
+    const row = await queryRepository.insert(tx, { ...input, query: tree, ownerId: actor.id });
+    await conceptSetRepository.setQueryPins(tx, row.id, pins);
     await appendAuditEntry(tx, context, {
       eventType: 'QUERY_CREATED',
       outcome: 'SUCCESS',
@@ -70,7 +75,13 @@ export async function updateQuery(
   return services.db.transaction(async (tx) => {
     const current = await queryRepository.findByIdForUpdate(tx, queryId);
     if (!current || !isOwnerOrAdmin(actor, current.ownerId)) throw notFound(QUERY_NOT_FOUND);
-    const row = await queryRepository.update(tx, queryId, changes);
+    let resolvedChanges = changes;
+    if (changes.query) {
+      const { tree, pins } = await resolveSavedConceptSets(tx, actor, changes.query, true);
+      resolvedChanges = { ...changes, query: tree };
+      await conceptSetRepository.setQueryPins(tx, queryId, pins);
+    }
+    const row = await queryRepository.update(tx, queryId, resolvedChanges);
     await appendAuditEntry(tx, context, {
       eventType: 'QUERY_UPDATED',
       outcome: 'SUCCESS',
@@ -132,9 +143,10 @@ export async function requestExecution(
  * not hold is never given. (A tree the audit log could not store never gets here: the input
  * guard refuses NUL, unpaired surrogates and over-deep bodies before validation.)
  */
-export async function runAnonymousQuery(services: AppServices, actor: UserRow, tree: QueryGroup, context: AuditContext): Promise<QueryResult> {
-  validateQueryTree(tree);
+export async function runAnonymousQuery(services: AppServices, actor: UserRow, sent: QueryGroup, context: AuditContext): Promise<QueryResult> {
+  validateQueryTree(sent);
   const { config, warehouse, db } = services;
+  const { tree } = await resolveSavedConceptSets(db, actor, sent);
   await enforceQueryLimits(services, actor, context, 'unsaved query');
   let result: QueryResult;
   const cost: DisclosureCost = { suppressionAuditMs: 0, linearPrograms: 0 };

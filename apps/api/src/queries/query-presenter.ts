@@ -1,8 +1,8 @@
-import type { QueryExecution, SavedQuery } from '@hdp/contract';
+import type { ConceptSetUpdateNotice, QueryExecution, SavedQuery } from '@hdp/contract';
 import type { QueryExecutionRow, QueryWithOwner } from './query-repository';
 
 /** The fields of a saved query that leave the server. */
-export function presentQuery(row: QueryWithOwner): SavedQuery {
+export function presentQuery(row: QueryWithOwner, conceptSetUpdates: ConceptSetUpdateNotice[] = []): SavedQuery {
   return {
     id: row.id,
     name: row.name,
@@ -13,6 +13,7 @@ export function presentQuery(row: QueryWithOwner): SavedQuery {
     created_by_email: row.ownerEmail,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+    ...(conceptSetUpdates.length > 0 && { concept_set_updates: conceptSetUpdates }),
   };
 }
 

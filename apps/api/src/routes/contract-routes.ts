@@ -12,6 +12,7 @@ import { userHandlers } from './users/user-handlers';
 import { dataExplorerHandlers } from './data-explorer/data-explorer-handlers';
 import { queryHandlers } from './queries/query-handlers';
 import { cohortHandlers } from './cohorts/cohort-handlers';
+import { conceptSetHandlers } from './concept-sets/concept-set-handlers';
 import { visualisationHandlers } from './visualisation/visualisation-handlers';
 import { workbenchHandlers } from './workbenches/workbench-handlers';
 import { notebookHandlers } from './notebooks/notebook-handlers';
@@ -28,6 +29,7 @@ const HANDLERS: RouteHandlers = {
   ...dataExplorerHandlers,
   ...queryHandlers,
   ...cohortHandlers,
+  ...conceptSetHandlers,
   ...visualisationHandlers,
   ...workbenchHandlers,
   ...notebookHandlers,

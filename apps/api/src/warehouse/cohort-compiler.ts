@@ -271,6 +271,34 @@ export function compileCohortPredicate(tree: QueryGroup, schema: string): Compil
   return { sql, params: compiler.params };
 }
 
+/** The SELECTs a definition's answers read, over the relations (CTEs) of its compiled definition. */
+function definitionSelects(definition: CompiledDefinition, schema: string): { keys: string; stepRows: string; masks: string | null; periods: string } {
+  const { steps, ruleFlags, ruleNames, periods } = definition;
+  const person = `"${schema}"."person"`;
+  const key = `"${RECORD_KEY_COLUMN}"`;
+  // The record keys of the entry events' persons, read from person once: every later step's persons are among them.
+  const keys = `step_keys AS MATERIALIZED (SELECT pk."person_id" AS person_id, pk.${key} AS ${key} FROM ${person} pk WHERE pk."person_id" IN (SELECT person_id FROM ${steps[0]!.relation}))`;
+  // Per step: events, persons, and the key sums of those persons (each person's key once, and once per event).
+  const stepRows = steps
+    .map(
+      (step, i) => `SELECT ${i} AS step, COALESCE(SUM(g.n), 0) AS events, COUNT(g.person_id) AS persons,
+      COALESCE(SUM(pk.${key}), 0) AS person_key_sum, COALESCE(SUM(pk.${key} * g.n), 0) AS event_key_sum
+      FROM (SELECT person_id, COUNT(*) AS n FROM ${step.relation} GROUP BY person_id) g JOIN step_keys pk ON pk.person_id = g.person_id`,
+    )
+    .join(' UNION ALL ');
+  let masks: string | null = null;
+  if (ruleFlags) {
+    // ATLAS's inclusion report counts each person once, by their best event: most rules passed, then the lowest first rule passed, then the earliest.
+    const flags = ruleNames.map((_n, i) => `r${i}`);
+    const mask = flags.map((f, i) => `${f} * ${2 ** i}`).join(' + ');
+    const firstRule = `CASE ${flags.map((f, i) => `WHEN ${f} = 1 THEN ${i}`).join(' ')} ELSE 0 END`;
+    masks = `SELECT b.mask, COUNT(*) AS persons, COALESCE(SUM(pk.${key}), 0) AS person_key_sum FROM (
+          SELECT person_id, ${mask} AS mask, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY ${flags.join(' + ')} DESC, ${firstRule}, start_date, event_id) AS best
+          FROM ${ruleFlags}) b JOIN ${person} pk ON pk."person_id" = b.person_id WHERE b.best = 1 GROUP BY b.mask`;
+  }
+  return { keys, stepRows, masks, periods: `SELECT person_id, start_date, end_date FROM ${periods}` };
+}
+
 /**
  * The statements of a query with a cohort definition: the attrition (persons, events and key sums
  * after each step), the inclusion-rule masks of each person's best event, and the cohort's periods.
@@ -281,31 +309,49 @@ export function compileDefinitionParts(tree: QueryGroup, schema: string): { attr
   if (tree === null || typeof tree !== 'object' || tree.cohortDefinition === undefined) return null;
   const compiler = new Compiler(schema);
   const definition = compiler.definition(tree)!;
-  const { ctes, steps, ruleFlags, ruleNames, periods } = definition.compiled;
-  const person = `"${schema}"."person"`;
-  const key = `"${RECORD_KEY_COLUMN}"`;
-  // Per step: events, persons, and the key sums of those persons (each person's key once, and once per event).
-  const stepRows = steps.map(
-    (step, i) => `SELECT ${i} AS step, COALESCE(SUM(g.n), 0) AS events, COUNT(g.person_id) AS persons,
-      COALESCE(SUM(pk.${key}), 0) AS person_key_sum, COALESCE(SUM(pk.${key} * g.n), 0) AS event_key_sum
-      FROM (SELECT person_id, COUNT(*) AS n FROM ${step.relation} GROUP BY person_id) g JOIN ${person} pk ON pk."person_id" = g.person_id`,
-  );
-  const attrition = { sql: `WITH ${ctes.join(', ')} ${stepRows.join(' UNION ALL ')}`, params: compiler.params };
-  let masks: CompiledPredicate | null = null;
-  if (ruleFlags) {
-    // ATLAS's inclusion report counts each person once, by their best event: most rules passed, then the lowest first rule passed, then the earliest.
-    const flags = ruleNames.map((_n, i) => `r${i}`);
-    const mask = flags.map((f, i) => `${f} * ${2 ** i}`).join(' + ');
-    const firstRule = `CASE ${flags.map((f, i) => `WHEN ${f} = 1 THEN ${i}`).join(' ')} ELSE 0 END`;
-    masks = {
-      sql: `WITH ${ctes.join(', ')} SELECT b.mask, COUNT(*) AS persons, COALESCE(SUM(pk.${key}), 0) AS person_key_sum FROM (
-          SELECT person_id, ${mask} AS mask, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY ${flags.join(' + ')} DESC, ${firstRule}, start_date, event_id) AS best
-          FROM ${ruleFlags}) b JOIN ${person} pk ON pk."person_id" = b.person_id WHERE b.best = 1 GROUP BY b.mask`,
-      params: compiler.params,
-    };
-  }
-  const periodRows = { sql: `WITH ${ctes.join(', ')} SELECT person_id, start_date, end_date FROM ${periods}`, params: compiler.params };
-  return { attrition, masks, periods: periodRows, steps, ruleNames };
+  const { ctes, steps, ruleNames } = definition.compiled;
+  const selects = definitionSelects(definition.compiled, schema);
+  const withCtes = `WITH ${ctes.join(', ')}`;
+  return {
+    attrition: { sql: `${withCtes}, ${selects.keys} ${selects.stepRows}`, params: compiler.params },
+    masks: selects.masks ? { sql: `${withCtes} ${selects.masks}`, params: compiler.params } : null,
+    periods: { sql: `${withCtes} ${selects.periods}`, params: compiler.params },
+    steps,
+    ruleNames,
+  };
+}
+
+/** The columns of a definition's whole answer, one statement: `kind` (0 step, 1 mask, 2 aggregate) and eleven numbers. */
+export const ANSWER_COLUMNS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k'] as const;
+
+/**
+ * A query with a cohort definition answered in ONE statement: the attrition's step rows (kind 0:
+ * step, events, persons, person_key_sum, event_key_sum), the inclusion-rule masks (kind 1: mask,
+ * persons, person_key_sum) and the persons' aggregate (kind 2: the columns of `aggregateStatement`,
+ * in order). Run as three statements, the definition was evaluated three times, and its
+ * evaluation is most of a run's cost; in one, the engine plans the relations the three share once
+ * (a CTE read more than once is computed once by PostgreSQL, and by DuckDB where it pays: forcing
+ * MATERIALIZED on every relation made DuckDB slower). Null when the tree has no definition.
+ */
+export function compileDefinitionAnswer(tree: QueryGroup, schema: string): { sql: string; params: unknown[]; steps: CompiledDefinition['steps']; ruleNames: string[] } | null {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`not a dataset schema: ${schema}`);
+  if (tree === null || typeof tree !== 'object' || tree.cohortDefinition === undefined) return null;
+  const compiler = new Compiler(schema);
+  const definition = compiler.definition(tree)!;
+  const rules = tree.rules.length > 0 ? compiler.group(tree, 'query', null, 1) : null;
+  const { ctes, steps, ruleNames, periods } = definition.compiled;
+  const selects = definitionSelects(definition.compiled, schema);
+  const number = (column: string | null) => (column === null ? 'CAST(NULL AS BIGINT)' : `CAST(${column} AS BIGINT)`);
+  const row = (kind: number, columns: (string | null)[]) =>
+    `SELECT ${kind} AS kind, ${ANSWER_COLUMNS.map((name, i) => `${number(columns[i] ?? null)} AS ${name}`).join(', ')}`;
+  const persons = `FROM "${schema}"."person" p WHERE p."person_id" IN (SELECT person_id FROM ${periods})${rules ? ` AND ${rules}` : ''}`;
+  const sql =
+    `WITH ${ctes.join(', ')}, ${selects.keys}, answer_steps AS (${selects.stepRows}), answer_aggregate AS (${aggregateStatement(persons)})` +
+    `${selects.masks ? `, answer_masks AS (${selects.masks})` : ''} ` +
+    `${row(0, ['step', 'events', 'persons', 'person_key_sum', 'event_key_sum'])} FROM answer_steps` +
+    `${selects.masks ? ` UNION ALL ${row(1, ['mask', 'persons', 'person_key_sum'])} FROM answer_masks` : ''}` +
+    ` UNION ALL ${row(2, ['sex', 'age_band', 'race', 'ethnicity', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum'])} FROM answer_aggregate`;
+  return { sql, params: compiler.params, steps, ruleNames };
 }
 
 /** Age band of a person (0 = 0–9, ..., 9 = 90 and over). The same SQL on DuckDB and PostgreSQL. */

@@ -1,6 +1,6 @@
 import { RELEASED_TABLES, type ReleasedTable } from '@hdp/contract';
 import { CDM_TABLES, type CdmTable } from './omop-cdm';
-import { SNAPSHOT_TABLE } from './cohort-snapshots';
+import { PERIOD_TABLE, SNAPSHOT_TABLE } from './cohort-snapshots';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -58,9 +58,25 @@ export function releaseSelect(schema: string, table: CdmTable, cohortVersionId: 
   return `SELECT ${columns.join(', ')} FROM "${schema}"."${table.name}" t ${joins.join(' ')} WHERE t."person_id" IN (SELECT s.person_id FROM ${SNAPSHOT_TABLE} s WHERE s.cohort_version_id = '${cohortVersionId}')`;
 }
 
+/** The file of a version's cohort periods (released when its definition has them), named after OMOP's `cohort` table. */
+export const PERIOD_FILE = 'cohort_period';
+
+/** The columns of the periods file, for the data dictionary. */
+export const PERIOD_COLUMNS: readonly { table: string; column: string; type: string; description: string }[] = [
+  { table: PERIOD_FILE, column: 'person_id', type: 'BIGINT', description: 'Pseudonymous person id; the same person has the same id in every table of this release.' },
+  { table: PERIOD_FILE, column: 'cohort_start_date', type: 'DATE', description: "Start of one of the person's cohort periods (the index event's date), YYYY-MM-DD. Only in releases of cohorts whose query has a cohort definition." },
+  { table: PERIOD_FILE, column: 'cohort_end_date', type: 'DATE', description: "End of the period, by the definition's exit, censoring and censor window, YYYY-MM-DD. A person may have several periods; they never overlap." },
+];
+
+/** The SELECT of a cohort version's periods, one row per period, in person and date order (the version id checked to be a UUID, as above). */
+export function periodSelect(cohortVersionId: string): string {
+  if (!UUID.test(cohortVersionId)) throw new Error(`Invalid cohort version id ${cohortVersionId}`);
+  return `SELECT person_id, start_date AS cohort_start_date, end_date AS cohort_end_date FROM ${PERIOD_TABLE} WHERE cohort_version_id = '${cohortVersionId}' ORDER BY person_id, start_date`;
+}
+
 /** The data dictionary (table, column, type, description) as CSV. */
 export function dataDictionaryCsv(): string {
   const quote = (value: string) => (/[",\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
-  const rows = RELEASED_CDM_TABLES.flatMap(releasedColumns).map((c) => [c.table, c.column, c.type, c.description].map(quote).join(','));
+  const rows = [...RELEASED_CDM_TABLES.flatMap(releasedColumns), ...PERIOD_COLUMNS].map((c) => [c.table, c.column, c.type, c.description].map(quote).join(','));
   return `table,column,type,description\n${rows.join('\n')}\n`;
 }

@@ -1,6 +1,6 @@
 import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
-import { addAttritionCells, measureAttrition, presentAttrition, type MeasuredAttrition } from './cohort-definition/attrition';
-import { compileCohortAggregate, type CompiledPredicate } from './cohort-compiler';
+import { addAttritionCells, attritionFromRows, presentAttrition, type MeasuredAttrition } from './cohort-definition/attrition';
+import { ANSWER_COLUMNS, compileCohortAggregate, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
 import { addToSketch, emptySketch, type PersonSetSketch } from './person-set-sketch';
 import { settleRelease, type ReleaseContext } from './release-ledger';
@@ -96,10 +96,24 @@ export async function runCohortQuery(
 ): Promise<QueryResult> {
   const state = options.state === undefined ? warehouse.state : options.state;
   if (!state) throw new WarehouseEmptyError();
+  // A query with a cohort definition answers its attrition too, released in the same table; the
+  // attrition, the inclusion-rule masks and the persons' aggregate come from one statement.
+  const answer = compileDefinitionAnswer(tree, state.schema);
+  if (answer) {
+    const started = performance.now();
+    const rows = await warehouse.query(answer.sql, answer.params, { timeoutMs: options.timeoutMs });
+    const of = (kind: number, names: readonly string[]) =>
+      rows.filter((r) => Number(r.kind) === kind).map((r) => Object.fromEntries(names.map((name, i) => [name, r[ANSWER_COLUMNS[i]!]])));
+    const attrition = attritionFromRows(
+      answer,
+      of(0, ['step', 'events', 'persons', 'person_key_sum', 'event_key_sum']),
+      of(1, ['mask', 'persons', 'person_key_sum']),
+    );
+    const aggregateRows = of(2, ['sex', 'age_band', 'race', 'ethnicity', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum']);
+    return aggregateResult(warehouse, state.schema, { sql: answer.sql, params: answer.params }, { ...options, source: state.source, attrition, fetched: { rows: aggregateRows, started } });
+  }
   const aggregate = compileCohortAggregate(tree, state.schema);
-  // A query with a cohort definition answers its attrition too, released in the same table.
-  const attrition = await measureAttrition(warehouse, state.schema, tree, options.timeoutMs);
-  return aggregateResult(warehouse, state.schema, aggregate, { ...options, source: state.source, ...(attrition && { attrition }) });
+  return aggregateResult(warehouse, state.schema, aggregate, { ...options, source: state.source });
 }
 
 /** The grouping sets' marks (`GROUPING(c0, c1, c2)`) of the sketch's three parts, in order; 7 marks the demographic rows. */
@@ -136,10 +150,16 @@ export async function aggregateResult(
   warehouse: WarehouseEngine,
   schema: string,
   compiled: CompiledPredicate,
-  options: ReleaseOptions & { released?: ReleasedCount; source?: string; attrition?: MeasuredAttrition },
+  options: ReleaseOptions & {
+    released?: ReleasedCount;
+    source?: string;
+    attrition?: MeasuredAttrition;
+    /** The aggregate's rows, already read (with the attrition, in one statement), and when that read started. */
+    fetched?: { rows: Record<string, unknown>[]; started: number };
+  },
 ): Promise<QueryResult> {
-  const started = performance.now();
-  const { rows, sketch } = splitAggregateRows(await warehouse.query(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs }));
+  const started = options.fetched?.started ?? performance.now();
+  const { rows, sketch } = splitAggregateRows(options.fetched?.rows ?? (await warehouse.query(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs })));
   const names = await conceptNames(warehouse, schema, rows.flatMap((r) => [r.sex, r.race, r.ethnicity]), options.timeoutMs);
   const conceptLabel = (k: string) => (k === UNKNOWN || k === '0' ? 'Unknown' : (names.get(k) ?? `Concept ${k}`));
   const ageLabel = (k: string) => (k === UNKNOWN ? 'Unknown' : (AGE_BAND_LABELS[Number(k)] ?? k));

@@ -1,5 +1,5 @@
 import type { QueryGroup } from '@hdp/contract';
-import { aggregateStatement, compileCohortPredicate, type CompiledPredicate } from './cohort-compiler';
+import { aggregateStatement, compileCohortPredicate, compileDefinitionParts, type CompiledPredicate } from './cohort-compiler';
 import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
 
 /**
@@ -8,6 +8,11 @@ import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
  * (that build and swap `cdm_*` schemas) leave alone.
  */
 export const SNAPSHOT_TABLE = '"hdp_cohorts"."cohort_person"';
+/**
+ * The cohort periods (start and end per person, one row per period) of a version whose query has a
+ * cohort definition, as OMOP's `cohort` table holds them; versions of plain queries have none.
+ */
+export const PERIOD_TABLE = '"hdp_cohorts"."cohort_period"';
 const WRITE = { readWrite: true } as const;
 
 /** Creating the table once per warehouse; concurrent first calls share the one promise. */
@@ -19,9 +24,11 @@ function prepare(warehouse: WarehouseEngine): Promise<void> {
     ready = (async () => {
       await warehouse.query('CREATE SCHEMA IF NOT EXISTS "hdp_cohorts"', [], WRITE);
       await warehouse.query(`CREATE TABLE IF NOT EXISTS ${SNAPSHOT_TABLE} (cohort_version_id VARCHAR NOT NULL, person_id BIGINT NOT NULL)`, [], WRITE);
-      // DuckDB scans this table fast enough by zone maps; PostgreSQL wants an index to find one version.
+      await warehouse.query(`CREATE TABLE IF NOT EXISTS ${PERIOD_TABLE} (cohort_version_id VARCHAR NOT NULL, person_id BIGINT NOT NULL, start_date DATE NOT NULL, end_date DATE NOT NULL)`, [], WRITE);
+      // DuckDB scans these tables fast enough by zone maps; PostgreSQL wants an index to find one version.
       if (warehouse.kind === 'postgres') {
         await warehouse.query(`CREATE INDEX IF NOT EXISTS cohort_person_version_idx ON ${SNAPSHOT_TABLE} (cohort_version_id)`, [], WRITE);
+        await warehouse.query(`CREATE INDEX IF NOT EXISTS cohort_period_version_idx ON ${PERIOD_TABLE} (cohort_version_id)`, [], WRITE);
       }
     })();
     ready.catch(() => prepared.delete(warehouse));
@@ -49,7 +56,26 @@ export async function takeSnapshot(
     [...predicate.params, versionId],
     { timeoutMs, ...WRITE },
   );
+  // With a cohort definition, each person's periods too (of the persons kept: the tree's own rules may narrow them).
+  const parts = compileDefinitionParts(tree, state.schema);
+  if (parts) {
+    const periodVersion = `CAST($${parts.periods.params.length + 1} AS VARCHAR)`;
+    await warehouse.query(
+      `INSERT INTO ${PERIOD_TABLE} (cohort_version_id, person_id, start_date, end_date)
+       SELECT ${periodVersion}, x.person_id, x.start_date, x.end_date FROM (${parts.periods.sql}) x
+       WHERE x.person_id IN (SELECT s.person_id FROM ${SNAPSHOT_TABLE} s WHERE s.cohort_version_id = ${periodVersion})`,
+      [...parts.periods.params, versionId],
+      { timeoutMs, ...WRITE },
+    );
+  }
   return countSnapshot(warehouse, versionId);
+}
+
+/** How many cohort periods a version holds (0 for a version of a query without a cohort definition). */
+export async function countPeriods(warehouse: WarehouseEngine, versionId: string): Promise<number> {
+  await prepare(warehouse);
+  const [row] = await warehouse.query(`SELECT COUNT(*) AS n FROM ${PERIOD_TABLE} WHERE cohort_version_id = CAST($1 AS VARCHAR)`, [versionId]);
+  return Number(row?.n ?? 0);
 }
 
 export async function countSnapshot(warehouse: WarehouseEngine, versionId: string): Promise<number> {
@@ -62,6 +88,7 @@ export async function countSnapshot(warehouse: WarehouseEngine, versionId: strin
 export async function dropSnapshot(warehouse: WarehouseEngine, versionId: string): Promise<void> {
   await prepare(warehouse);
   await warehouse.query(`DELETE FROM ${SNAPSHOT_TABLE} WHERE cohort_version_id = CAST($1 AS VARCHAR)`, [versionId], WRITE);
+  await warehouse.query(`DELETE FROM ${PERIOD_TABLE} WHERE cohort_version_id = CAST($1 AS VARCHAR)`, [versionId], WRITE);
 }
 
 /** The aggregate of a snapshot's persons, as found in the dataset in `schema`. */

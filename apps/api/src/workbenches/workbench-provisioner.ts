@@ -8,8 +8,8 @@ import type { DbOrTx } from '../db/database';
 import type { JobHandler } from '../jobs/job-worker';
 import type { JobRow } from '../jobs/job-repository';
 import type { FileStore } from '../storage/file-store';
-import { dataDictionaryCsv, RELEASED_CDM_TABLES, releaseSelect } from '../warehouse/cohort-export';
-import { countSnapshot } from '../warehouse/cohort-snapshots';
+import { dataDictionaryCsv, PERIOD_FILE, periodSelect, RELEASED_CDM_TABLES, releaseSelect } from '../warehouse/cohort-export';
+import { countPeriods, countSnapshot } from '../warehouse/cohort-snapshots';
 import { WarehouseTimeoutError, type WarehouseEngine } from '../warehouse/warehouse-engine';
 import { workbenchRepository } from './workbench-repository';
 import { releasedCohortKey, workbenchKey } from './workbench-storage';
@@ -60,6 +60,9 @@ function readme(facts: { cohort: string; version: number; personCount: number; r
     'One gzip-compressed CSV file per OMOP CDM v5.4 table, with a header row, holding the records of',
     'the persons of this cohort version. Each *_concept_id column is followed by the concept name',
     '(*_concept_name). data_dictionary.csv describes every column.',
+    ...(facts.counts[PERIOD_FILE] !== undefined
+      ? ['', `${PERIOD_FILE}.csv.gz holds each person's cohort periods (person_id, cohort_start_date, cohort_end_date),`, "as the cohort definition's entry event and exit made them: the time at risk."]
+      : []),
     '',
     'Rows per file:',
     ...Object.entries(facts.counts).map(([table, n]) => `  ${table}.csv.gz: ${n}`),
@@ -120,8 +123,10 @@ export function provisionHandler(deps: { warehouse: WarehouseEngine; store: File
         }
         await workbenchRepository.updateRelease(db, release.id, { state: 'PROVISIONING', progress: 0, error: null });
         staged = await store.stagingDir();
-        const counts: Partial<Record<ReleasedTable, number>> = {};
-        const steps = RELEASED_CDM_TABLES.length + 1;
+        const counts: Partial<Record<ReleasedTable | typeof PERIOD_FILE, number>> = {};
+        // A version of a query with a cohort definition also holds each person's cohort periods.
+        const periods = await countPeriods(warehouse, version.id);
+        const steps = RELEASED_CDM_TABLES.length + (periods > 0 ? 2 : 1);
         let done = 0;
         const into = staged;
         // Two tables at a time (one is exported while another is compressed), the largest first so that
@@ -133,6 +138,12 @@ export function provisionHandler(deps: { warehouse: WarehouseEngine; store: File
           await progress(fraction);
           await workbenchRepository.updateRelease(db, release.id, { progress: fraction });
         });
+        if (periods > 0) {
+          counts[PERIOD_FILE] = await warehouse.exportCsvGzip(periodSelect(version.id), path.join(into, `${PERIOD_FILE}.csv.gz`), { timeoutMs: config.queryTimeoutMs * 10 });
+          const fraction = ++done / steps;
+          await progress(fraction);
+          await workbenchRepository.updateRelease(db, release.id, { progress: fraction });
+        }
         // The version's stored size is the released (perturbed) count; the snapshot holds the exact one.
         const persons = await countSnapshot(warehouse, version.id);
         if (counts.person !== persons) {

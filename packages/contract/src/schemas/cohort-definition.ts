@@ -40,6 +40,12 @@ export const ConceptSet = z.object({
   id: z.number().int().min(0).max(10_000),
   name: z.string().trim().min(1).max(200),
   expression: z.object({ items: z.array(ConceptSetItem).max(COHORT_DEFINITION_LIMITS.conceptSetItems) }),
+  /**
+   * A saved concept set this one is (`POST /api/v1/concept-sets/`), pinned at a version. The
+   * server replaces `expression` with that version's items whenever the definition is saved or
+   * run, so the items sent with it do not matter (send `{ items: [] }`).
+   */
+  savedConceptSet: z.object({ id: z.uuid(), version: z.number().int().min(1) }).optional(),
 });
 export type ConceptSet = z.infer<typeof ConceptSet>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../limits';
 import { Timestamp } from './common';
 import { Attrition, CohortDefinitionExpression, type CohortDefinitionInput } from './cohort-definition';
+import { ConceptSetUpdateNotice } from './concept-sets';
 
 /** How the query builder edits a field's value. */
 export const VALUE_EDITOR_TYPES = ['text', 'number', 'date', 'concept', 'select'] as const;
@@ -226,6 +227,8 @@ export const SavedQuery = z
     created_by_email: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
+    /** Saved concept sets the definition pins at an older version than their newest (absent: none). */
+    concept_set_updates: z.array(ConceptSetUpdateNotice).optional(),
   })
   .meta({ id: 'Query' });
 export type SavedQuery = z.infer<typeof SavedQuery>;

@@ -94,9 +94,15 @@ export const WorkbenchCohort = z.object({
   /** 0 to 1 while PROVISIONING. */
   progress: z.number().min(0).max(1),
   error: z.string().nullable(),
-  /** Rows written per table, once READY. */
+  /**
+   * Rows written per table, once READY; `cohort_period` (the persons' cohort periods) only for a
+   * cohort whose query has a cohort definition.
+   */
   row_counts: z
-    .object(Object.fromEntries(RELEASED_TABLES.map((table) => [table, z.number().int().optional()])) as Record<ReleasedTableName, z.ZodOptional<z.ZodNumber>>)
+    .object({
+      ...(Object.fromEntries(RELEASED_TABLES.map((table) => [table, z.number().int().optional()])) as Record<ReleasedTableName, z.ZodOptional<z.ZodNumber>>),
+      cohort_period: z.number().int().optional(),
+    })
     .nullable(),
   released_at: Timestamp,
 });

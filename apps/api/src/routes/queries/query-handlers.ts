@@ -15,6 +15,17 @@ import { exportAtlasQuery, importAtlasQuery, lintQuery } from '../../queries/atl
 import { presentExecution, presentQuery } from '../../queries/query-presenter';
 import { queryExecutionRepository, queryRepository } from '../../queries/query-repository';
 import { QUERY_NOT_EXECUTED } from '@hdp/contract';
+import type { DbOrTx } from '../../db/database';
+import { conceptSetRepository } from '../../concept-sets/concept-set-repository';
+import type { QueryWithOwner } from '../../queries/query-repository';
+
+/** Saved queries as they leave the server, each saying which saved concept sets it pins have a newer version. */
+async function presentQueries(db: DbOrTx, rows: QueryWithOwner[]) {
+  const newer = await conceptSetRepository.newerVersionsFor(db, rows.map((r) => r.id));
+  return rows.map((row) =>
+    presentQuery(row, (newer.get(row.id) ?? []).map((n) => ({ concept_set_id: n.conceptSetId, name: n.name, pinned_version: n.pinned, latest_version: n.latest }))),
+  );
+}
 
 export const queryHandlers: RouteHandlers = {
   listQueries: async (request) => {
@@ -31,16 +42,19 @@ export const queryHandlers: RouteHandlers = {
       limit: q.limit,
       orderBy: q.order_by,
     });
-    return { queries: rows.map(presentQuery), ...total };
+    return { queries: await presentQueries(request.server.services.db, rows), ...total };
   },
 
   createQuery: async (request, reply) => {
     const row = await createQuery(request.server.services, currentUser(request), request.body, auditContextOf(request));
-    return reply.code(201).send(presentQuery(row));
+    const [presented] = await presentQueries(request.server.services.db, [row]);
+    return reply.code(201).send(presented);
   },
 
-  updateQuery: async (request) =>
-    presentQuery(await updateQuery(request.server.services, currentUser(request), request.params.queryId, request.body, auditContextOf(request))),
+  updateQuery: async (request) => {
+    const row = await updateQuery(request.server.services, currentUser(request), request.params.queryId, request.body, auditContextOf(request));
+    return (await presentQueries(request.server.services.db, [row]))[0]!;
+  },
 
   deleteQuery: async (request, reply) => {
     await deleteQuery(request.server.services, currentUser(request), request.params.queryId, auditContextOf(request));

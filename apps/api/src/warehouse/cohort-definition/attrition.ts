@@ -22,6 +22,15 @@ export async function measureAttrition(warehouse: WarehouseEngine, schema: strin
     warehouse.query(parts.attrition.sql, parts.attrition.params, { timeoutMs }),
     parts.masks ? warehouse.query(parts.masks.sql, parts.masks.params, { timeoutMs }) : Promise.resolve([]),
   ]);
+  return attritionFromRows(parts, stepRows, maskRows);
+}
+
+/** The measured attrition from its statements' rows: step rows (step, events, persons, key sums) and mask rows (mask, persons, key sum). */
+export function attritionFromRows(
+  parts: { steps: { step: AttritionStep['step']; rule?: number; label: string }[]; ruleNames: string[] },
+  stepRows: Record<string, unknown>[],
+  maskRows: Record<string, unknown>[],
+): MeasuredAttrition {
   const byStep = new Map(stepRows.map((r) => [Number(r.step), r]));
   return {
     steps: parts.steps.map((s, i) => {

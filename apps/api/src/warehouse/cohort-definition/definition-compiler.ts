@@ -125,8 +125,13 @@ export class DefinitionCompiler {
       qualifiedSource = this.cte('restricted_events', `SELECT ${prefixed('e', EVENT_COLUMNS)} FROM ${primary} e JOIN ${passing} g ON g.person_id = e.person_id AND g.event_id = e.event_id`);
       steps.push({ step: 'additional_criteria', label: 'Meeting the additional criteria', relation: qualifiedSource });
     }
+    // Once a limit keeps one event per person, every later limit and the era collapse change
+    // nothing: they are left out of the SQL (a window over every event, and the collapse's two,
+    // were much of a run's cost), with the same attrition rows.
+    let onePerPerson = primaryLimit !== 'All';
     const qualifiedLimit = def.qualifiedLimit.type;
-    const qualified = this.cte('qualified_events', this.limited(qualifiedSource, qualifiedLimit));
+    const qualified = this.cte('qualified_events', this.limited(qualifiedSource, qualifiedLimit, onePerPerson));
+    onePerPerson ||= qualifiedLimit !== 'All';
     steps.push({ step: 'qualified_limit', label: limitLabel('Qualifying events', qualifiedLimit), relation: qualified });
 
     // Inclusion rules: one flag per rule and qualifying event.
@@ -146,7 +151,8 @@ export class DefinitionCompiler {
       });
     }
     const expressionLimit = def.expressionLimit.type;
-    const limitedIncluded = this.cte('included_events', this.limited(included, expressionLimit));
+    const limitedIncluded = this.cte('included_events', this.limited(included, expressionLimit, onePerPerson));
+    onePerPerson ||= expressionLimit !== 'All';
     steps.push({ step: 'expression_limit', label: limitLabel('Cohort entries', expressionLimit), relation: limitedIncluded });
 
     // Exit: the end strategy and the censoring events; the earliest end on or after the start wins.
@@ -160,14 +166,20 @@ export class DefinitionCompiler {
     });
     const rows = this.cte(
       'cohort_rows',
-      `SELECT i.person_id, i.start_date, MIN(ce.end_date) AS end_date FROM ${limitedIncluded} i
+      // No exit and no censoring: every period ends with its observation period, no join needed.
+      def.endStrategy === undefined && ends.length === 1
+        ? `SELECT person_id, start_date, op_end_date AS end_date FROM ${limitedIncluded}`
+        : `SELECT i.person_id, i.start_date, MIN(ce.end_date) AS end_date FROM ${limitedIncluded} i
        JOIN (${ends.join(' UNION ALL ')}) ce ON ce.person_id = i.person_id AND ce.event_id = i.event_id AND ce.end_date >= i.start_date
        GROUP BY i.person_id, i.event_id, i.start_date`,
     );
     const eraPad = def.collapseSettings.eraPad;
+    // One period per person: nothing to merge.
     const collapsed = this.cte(
       'cohort_eras',
-      `SELECT person_id, start_date, end_date FROM (${eraSql(`SELECT person_id, 0 AS grp_key, start_date, end_date FROM ${rows}`, this.days(eraPad))}) eras`,
+      onePerPerson
+        ? `SELECT person_id, start_date, end_date FROM ${rows}`
+        : `SELECT person_id, start_date, end_date FROM (${eraSql(`SELECT person_id, 0 AS grp_key, start_date, end_date FROM ${rows}`, this.days(eraPad))}) eras`,
     );
     steps.push({ step: 'cohort_exit', label: eraPad > 0 ? `Cohort periods, merged ${eraPad} days apart` : 'Cohort periods', relation: collapsed });
 
@@ -187,9 +199,9 @@ export class DefinitionCompiler {
     return type === 'All' ? '' : ` WHERE ${ordinal} = 1`;
   }
 
-  /** The events of `source` kept by a first / last / all limit. */
-  private limited(source: string, type: ResultLimit['type']): string {
-    if (type === 'All') return `SELECT ${EVENT_COLUMNS} FROM ${source}`;
+  /** The events of `source` kept by a first / last / all limit (all of them when each person has one already). */
+  private limited(source: string, type: ResultLimit['type'], onePerPerson = false): string {
+    if (type === 'All' || onePerPerson) return `SELECT ${EVENT_COLUMNS} FROM ${source}`;
     return `SELECT ${EVENT_COLUMNS} FROM (SELECT ${EVENT_COLUMNS}, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY start_date ${type === 'Last' ? 'DESC' : 'ASC'}, event_id) AS ordinal FROM ${source}) l WHERE ordinal = 1`;
   }
 
