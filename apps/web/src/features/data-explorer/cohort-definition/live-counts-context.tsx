@@ -1,0 +1,38 @@
+import { createContext, useContext } from 'react';
+import type { AttritionStep } from '@hdp/contract';
+import { CellValue } from '@/components/results/query-results';
+import type { LiveCounts } from './use-live-counts';
+
+export const LiveCountsContext = createContext<LiveCounts | null>(null);
+
+/** The attrition row of a step (an inclusion rule by its position), from the live result. */
+export function stepOf(counts: LiveCounts | null, step: AttritionStep['step'], rule?: number): AttritionStep | undefined {
+  return counts?.result?.attrition?.steps.find((s) => s.step === step && (rule === undefined || s.rule === rule));
+}
+
+/**
+ * A step's live count beside it: persons (and events) after the step. A count of an earlier
+ * version of the definition is marked as such while the new one is counted, never shown as current.
+ */
+export function StepCount({ step, rule, label }: { step: AttritionStep['step']; rule?: number; label: string }) {
+  const counts = useContext(LiveCountsContext);
+  const row = stepOf(counts, step, rule);
+  const waiting = counts?.status === 'loading';
+  const stale = !!counts && (counts.stale || counts.status !== 'current');
+  const className = `step-count${stale ? ' step-count-stale' : ''}`;
+  const style = { fontSize: 13, color: stale ? '#5b6470' : '#1f2933', background: stale ? '#f5f5f5' : '#e6f4ff', border: `1px ${stale ? 'dashed #8c8c8c' : 'solid #91caff'}`, borderRadius: 4, padding: '0 6px', whiteSpace: 'nowrap' } as const;
+  if (!row) {
+    return (
+      <span className={className} style={style} data-step={step} aria-label={`${label}: ${waiting ? 'counting' : 'no count yet'}`}>
+        {waiting ? 'Counting…' : '—'}
+      </span>
+    );
+  }
+  return (
+    <span className={className} style={style} data-step={step} aria-label={`${label}: ${row.persons.display} persons, ${row.events.display} events${stale ? waiting ? ' (an earlier count, updating)' : ' (an earlier count)' : ''}`}>
+      <span aria-hidden="true">
+        <CellValue cell={row.persons} /> persons · <CellValue cell={row.events} /> events{stale ? (waiting ? ' · updating…' : ' · earlier count') : ''}
+      </span>
+    </span>
+  );
+}
