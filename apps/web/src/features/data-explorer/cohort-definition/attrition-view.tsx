@@ -1,5 +1,6 @@
 import dynamic from 'next/dynamic';
-import type { Attrition } from '@hdp/contract';
+import type { Attrition, QueryGroup } from '@hdp/contract';
+import { attritionMatches, withDefaults, type Definition } from './definition-model';
 import { CellValue } from '@/components/results/query-results';
 
 // ECharts is large: it loads once there is an attrition to draw, like the explorer's other charts.
@@ -13,7 +14,15 @@ const NUMBER = { ...CELL, textAlign: 'right', whiteSpace: 'nowrap' } as const;
  * The attrition of a cohort definition: persons and events after each step, the entry steps
  * included, as a table and a funnel; then ATLAS's inclusion report (each rule alone, and its gain).
  */
-export function AttritionView({ attrition, caption = 'Attrition' }: { attrition: Attrition; caption?: string }) {
+export function AttritionView({ attrition, caption = 'Attrition', query }: { attrition: Attrition; caption?: string; query?: QueryGroup | null }) {
+  // An answer that is an earlier answer again (the same persons) carries that answer's steps, not these.
+  if (query?.cohortDefinition && !attritionMatches(attrition, withDefaults(query.cohortDefinition as Partial<Definition>))) {
+    return (
+      <p className="attrition-not-released" role="note" style={{ color: '#5b6470' }}>
+        These are exactly the persons of an earlier answer, so its counts are given again; the attrition of this definition is not released separately.
+      </p>
+    );
+  }
   return (
     <div className="attrition" style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 320px), 1fr))', gap: 16, alignItems: 'start' }}>
       <div style={{ overflowX: 'auto' }}>

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { Alert, Button, Flex, Input, InputNumber, Radio, Select, Space } from 'antd';
-import { CohortDefinitionExpression, type Criteria, type EndStrategy, type QueryGroup, type ResultLimit } from '@hdp/contract';
+import { CohortDefinitionExpression, type Criteria, type EndStrategy, type QueryGroup, type QueryResult, type ResultLimit } from '@hdp/contract';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { queryChanged, selectQuery } from '../slice';
 import { withoutIds } from '../query-tree';
@@ -9,7 +9,7 @@ import { CriteriaGroupEditor, CriterionEditor, type ConceptSetChoice } from './c
 import { AttritionView } from './attrition-view';
 import { LiveCountsContext, StepCount } from './live-counts-context';
 import { useLiveCounts, type LiveCounts } from './use-live-counts';
-import { INDEX_ANCHOR, definitionProblem, moved, newDefinition, newInclusionRule, nextConceptSetId, removed, replaced, withDefaults, type Definition } from './definition-model';
+import { INDEX_ANCHOR, attritionMatches, definitionProblem, moved, newDefinition, newInclusionRule, nextConceptSetId, removed, replaced, withDefaults, type Definition } from './definition-model';
 
 const SECTION = { border: '1px solid #d9dee4', borderRadius: 8, padding: 16, margin: '0 0 16px', minWidth: 0 } as const;
 const SECTION_LEGEND = { fontSize: 16, fontWeight: 600, padding: '0 6px', width: 'auto', margin: 0, border: 0 } as const;
@@ -20,6 +20,9 @@ const LIMITS: { value: ResultLimit['type']; label: string }[] = [
   { value: 'Last', label: 'Latest event' },
   { value: 'All', label: 'All events' },
 ];
+
+/** Whether a result's attrition is that of the definition of the tree it answers. */
+const matchesItsDefinition = (result: QueryResult, tree: QueryGroup) => !!tree.cohortDefinition && attritionMatches(result.attrition, withDefaults(tree.cohortDefinition as Partial<Definition>));
 
 const parseDefinition = (d: Definition) => CohortDefinitionExpression.safeParse(d);
 
@@ -36,8 +39,13 @@ function LiveStatus({ counts }: { counts: LiveCounts }) {
   } else if (counts.status === 'failed') {
     message = counts.refusedByLimits ? `Live counts paused: the run was refused by your query limits. ${counts.error}` : `The live count failed: ${counts.error}`;
     type = 'error';
+  } else if (counts.result?.withheld) {
+    message = `Live count withheld: ${counts.result.withheld}`;
+    type = 'warning';
   } else {
-    message = `Live count: ${persons} persons, as the definition stands.`;
+    // The same persons as an earlier answer give that answer again: its count, but not this definition's steps.
+    const steps = counts.attritionMatches ? '' : ' These are exactly the persons of an earlier answer, so its counts are given again; the steps of this definition are not released separately.';
+    message = `Live count: ${persons} persons, as the definition stands.${steps}`;
     type = 'success';
   }
   return (
@@ -116,7 +124,7 @@ function DefinitionEditor({ query, definition }: { query: QueryGroup; definition
   const update = useCallback((next: Definition) => dispatch(queryChanged({ ...query, cohortDefinition: next })), [dispatch, query]);
   const tree = useMemo(() => withoutIds(query), [query]);
   const problem = useMemo(() => definitionProblem(definition, parseDefinition), [definition]);
-  const counts = useLiveCounts(tree, problem);
+  const counts = useLiveCounts(tree, problem, matchesItsDefinition);
   // New concept sets are created while the definition of this render is current: a ref carries the latest.
   const latest = useRef(definition);
   latest.current = definition;
@@ -275,7 +283,7 @@ function DefinitionEditor({ query, definition }: { query: QueryGroup; definition
         </div>
       </fieldset>
 
-      {result?.attrition ? (
+      {result?.attrition && counts.attritionMatches ? (
         <section aria-label="Live attrition" className={counts.status === 'current' ? 'live-attrition' : 'live-attrition live-attrition-stale'} aria-busy={counts.status === 'loading'} style={{ opacity: counts.status === 'current' ? 1 : 0.55 }}>
           {result.withheld ? <p role="note">{result.withheld}</p> : null}
           <AttritionView attrition={result.attrition} caption={counts.status === 'current' ? 'Attrition, as the definition stands' : 'Attrition of an earlier version of the definition'} />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CohortDefinitionExpression, type CorrelatedCriteria } from '@hdp/contract';
-import { criterionSentence, definitionProblem, enclosingAnchor, groupWords, moved, newDefinition, sentenceText, withDefaults } from './definition-model';
+import { attritionMatches, criterionSentence, definitionProblem, enclosingAnchor, groupWords, moved, newDefinition, sentenceText, withDefaults } from './definition-model';
 
 const parse = (d: ReturnType<typeof newDefinition>) => CohortDefinitionExpression.safeParse(d);
 
@@ -79,5 +79,40 @@ describe('helpers', () => {
     const filled = withDefaults({ primaryCriteria: { criteriaList: [{ kind: 'ConditionOccurrence' }] } as never });
     expect(filled.inclusionRules).toEqual([]);
     expect(filled.primaryCriteria.observationWindow).toEqual({ priorDays: 0, postDays: 0 });
+  });
+});
+
+describe('attritionMatches', () => {
+  const cell = { count: 100, display: '100', suppressed: false };
+  const row = (step: string, label: string, rule?: number) => ({ step, label, persons: cell, events: cell, ...(rule === undefined ? {} : { rule }) }) as never;
+  const definition = () => {
+    const d = newDefinition();
+    d.primaryCriteria.observationWindow = { priorDays: 365, postDays: 0 };
+    d.inclusionRules = [{ name: 'No prior GI bleed', expression: { type: 'ALL' } }];
+    return d;
+  };
+  const steps = [
+    row('entry_events', 'Entry events'),
+    row('observation_window', 'In observation, 365 days before and 0 days after'),
+    row('primary_limit', 'Entry events: first per person'),
+    row('qualified_limit', 'Qualifying events: first per person'),
+    row('inclusion_rule', 'No prior GI bleed', 0),
+    row('expression_limit', 'Cohort entries: first per person'),
+    row('cohort_exit', 'Cohort periods'),
+  ];
+
+  it('takes the attrition of the definition itself', () => {
+    expect(attritionMatches({ steps, inclusion_rules: [] }, definition())).toBe(true);
+  });
+
+  it("refuses an earlier answer's attrition given again for the same persons: other rules, another window, or none", () => {
+    expect(attritionMatches({ steps: steps.filter((_s, i) => i !== 4), inclusion_rules: [] }, definition())).toBe(false);
+    const renamed = definition();
+    renamed.inclusionRules[0]!.name = 'No GI bleed ever';
+    expect(attritionMatches({ steps, inclusion_rules: [] }, renamed)).toBe(false);
+    const shorter = definition();
+    shorter.primaryCriteria.observationWindow.priorDays = 180;
+    expect(attritionMatches({ steps, inclusion_rules: [] }, shorter)).toBe(false);
+    expect(attritionMatches(undefined, definition())).toBe(false);
   });
 });

@@ -1,4 +1,6 @@
 import type {
+  Attrition,
+  AttritionStep,
   CohortDefinitionExpression,
   ConceptSet,
   CorrelatedCriteria,
@@ -185,4 +187,40 @@ export function definitionProblem(definition: Definition, parse: (d: Definition)
   if (parsed.success) return null;
   const issue = parsed.error?.issues[0];
   return issue ? `${issue.path.map(String).join('.')}: ${issue.message}` : 'The definition is not complete.';
+}
+
+/** The steps a run of this definition reports, in order (a step with `rule` names the inclusion rule). */
+export function expectedSteps(definition: Definition): { step: AttritionStep['step']; rule?: number; label?: string }[] {
+  const hasCensorWindow = !!(definition.censorWindow.startDate || definition.censorWindow.endDate);
+  return [
+    { step: 'entry_events' },
+    { step: 'observation_window' },
+    { step: 'primary_limit' },
+    { step: 'qualified_limit' },
+    ...definition.inclusionRules.map((r, i) => ({ step: 'inclusion_rule' as const, rule: i, label: r.name.trim() })),
+    { step: 'expression_limit' },
+    { step: 'cohort_exit' },
+    ...(hasCensorWindow ? [{ step: 'censor_window' as const }] : []),
+  ];
+}
+
+/**
+ * Whether an attrition is that of this definition. An answer whose persons are exactly those of an
+ * earlier answer is that earlier answer again (the tracker defence), with the earlier question's
+ * attrition, or none: its rows are then not this definition's steps and are not shown as such.
+ */
+export function attritionMatches(attrition: Attrition | undefined, definition: Definition): attrition is Attrition {
+  if (!attrition) return false;
+  const steps = attrition.steps.filter((s) => s.step !== 'additional_criteria');
+  const expected = expectedSteps(definition);
+  const observation = `${definition.primaryCriteria.observationWindow.priorDays} days before and ${definition.primaryCriteria.observationWindow.postDays} days after`;
+  return (
+    steps.length === expected.length &&
+    expected.every((e, i) => {
+      const s = steps[i]!;
+      if (s.step !== e.step || s.rule !== e.rule) return false;
+      if (e.label !== undefined && s.label !== e.label) return false;
+      return e.step !== 'observation_window' || s.label.includes(observation);
+    })
+  );
 }

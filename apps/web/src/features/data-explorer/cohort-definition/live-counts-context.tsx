@@ -7,7 +7,8 @@ export const LiveCountsContext = createContext<LiveCounts | null>(null);
 
 /** The attrition row of a step (an inclusion rule by its position), from the live result. */
 export function stepOf(counts: LiveCounts | null, step: AttritionStep['step'], rule?: number): AttritionStep | undefined {
-  return counts?.result?.attrition?.steps.find((s) => s.step === step && (rule === undefined || s.rule === rule));
+  if (!counts?.attritionMatches) return undefined;
+  return counts.result?.attrition?.steps.find((s) => s.step === step && (rule === undefined || s.rule === rule));
 }
 
 /**
@@ -22,9 +23,12 @@ export function StepCount({ step, rule, label }: { step: AttritionStep['step']; 
   const className = `step-count${stale ? ' step-count-stale' : ''}`;
   const style = { fontSize: 13, color: stale ? '#5b6470' : '#1f2933', background: stale ? '#f5f5f5' : '#e6f4ff', border: `1px ${stale ? 'dashed #8c8c8c' : 'solid #91caff'}`, borderRadius: 4, padding: '0 6px', whiteSpace: 'nowrap' } as const;
   if (!row) {
+    // An answer withheld whole, or one that is an earlier answer again (other steps), releases no count for this step.
+    const unreleased = !!counts?.result && (!!counts.result.withheld || !counts.attritionMatches);
+    const words = waiting ? 'counting' : unreleased ? 'not released' : 'no count yet';
     return (
-      <span className={className} style={style} data-step={step} aria-label={`${label}: ${waiting ? 'counting' : 'no count yet'}`}>
-        {waiting ? 'Counting…' : '—'}
+      <span className={className} style={style} data-step={step} aria-label={`${label}: ${words}`}>
+        {waiting ? 'Counting…' : unreleased ? 'not released' : '—'}
       </span>
     );
   }

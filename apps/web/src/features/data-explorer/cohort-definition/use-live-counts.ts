@@ -27,6 +27,8 @@ export interface LiveCounts {
   error: string | null;
   /** The run was refused by the per-user query limits. */
   refusedByLimits: boolean;
+  /** The result's attrition is that of the definition it answers (see `attritionMatches`). */
+  attritionMatches: boolean;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface LiveCounts {
  * anonymous execute route, which count against the per-user query limits like any run. A result
  * is kept with the tree it answers, so a count of an older version is never shown as current.
  */
-export function useLiveCounts(tree: QueryGroup, problem: string | null): LiveCounts {
+export function useLiveCounts(tree: QueryGroup, problem: string | null, matches: (result: QueryResult, tree: QueryGroup) => boolean): LiveCounts {
   const key = JSON.stringify(tree);
   const [execute] = useExecuteAnonymousQueryMutation();
   const [answer, setAnswer] = useState<{ key: string; result: QueryResult } | null>(null);
@@ -68,7 +70,7 @@ export function useLiveCounts(tree: QueryGroup, problem: string | null): LiveCou
   }, [key, problem, execute]);
 
   const stale = answer !== null && answer.key !== key;
-  const base = { result: answer?.result ?? null, stale };
+  const base = { result: answer?.result ?? null, stale, attritionMatches: answer ? matches(answer.result, JSON.parse(answer.key) as QueryGroup) : false };
   if (problem) return { ...base, status: 'incomplete', error: problem, refusedByLimits: false };
   if (failure?.key === key && inFlight !== key) return { ...base, status: 'failed', error: failure.message, refusedByLimits: failure.limits };
   if (answer && !stale) return { ...base, status: 'current', error: null, refusedByLimits: false };

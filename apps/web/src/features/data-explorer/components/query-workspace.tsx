@@ -307,7 +307,7 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
             />
           ) : null}
           <div style={{ opacity: isRunning ? 0.45 : 1, transition: 'opacity 0.2s' }} className="results-body">
-            {result.attrition ? <AttritionView attrition={result.attrition} caption="Attrition of this run" /> : null}
+            {result.attrition ? <AttritionView attrition={result.attrition} caption="Attrition of this run" query={resultQuery} /> : null}
             <QueryResults result={result} />
           </div>
         </section>
