@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ACCOUNTS, ROOT } from '../support/stack';
-import { expectShell, seriousViolations, signIn } from '../support/pages';
+import { expectHydrated, expectShell, seriousViolations, signIn } from '../support/pages';
 import { pick } from '../support/explorer';
 
 /**
@@ -177,8 +177,8 @@ test.describe.serial('cohort definitions in the data explorer', () => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn(page, ACCOUNTS.researcher);
-    await expectShell(page, ACCOUNTS.researcher.name);
     await page.goto('/data-explorer');
+    await expectHydrated(page);
     await expect(page.locator('.queryBuilder')).toBeVisible();
     // Reached and pressed from the keyboard.
     const add = page.getByRole('button', { name: 'Add entry events and time' });

@@ -25,7 +25,8 @@ export function AttritionView({ attrition, caption = 'Attrition', query }: { att
   }
   return (
     <div className="attrition" style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 320px), 1fr))', gap: 16, alignItems: 'start' }}>
-      <div style={{ overflowX: 'auto' }}>
+      {/* Scrolls sideways on a phone: focusable, so a keyboard can scroll it too. */}
+      <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={`${caption}, table`}>
         <table className="attrition-table" style={TABLE}>
           <caption style={{ textAlign: 'left', fontWeight: 600, paddingBottom: 4 }}>{caption}</caption>
           <thead>

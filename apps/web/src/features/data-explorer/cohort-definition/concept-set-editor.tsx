@@ -68,7 +68,7 @@ export function ConceptSetEditor({ set, onChange, onRemove }: { set: ConceptSet;
       {items.length === 0 ? (
         <p style={{ margin: 0, color: '#5b6470' }}>No concepts yet: search above to add one.</p>
       ) : (
-        <div style={{ overflowX: 'auto' }}>
+        <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={`Concepts of ${set.name}`}>
           <table className="concept-set-items" style={{ borderCollapse: 'collapse', width: '100%' }}>
             <thead>
               <tr>
