@@ -65,7 +65,7 @@ describe('CohortDefinitionBuilder', { timeout: 20_000 }, () => {
     // Typing "365" is one run, not three; meanwhile the earlier count is marked as such.
     const prior = screen.getByRole('spinbutton', { name: 'Days of observation before the event' });
     await userEvent.clear(prior);
-    await userEvent.type(prior, '365');
+    await userEvent.type(prior, '365', { delay: null });
     expect(stepCount('observation_window')).toHaveClass('step-count-stale');
     expect(stepCount('observation_window')).toHaveTextContent('earlier count, updating…');
     await waitFor(() => expect(stepCount('observation_window')).toHaveTextContent('After the observation window: 830 persons · 835 events'), { timeout: 4_000 });
@@ -74,7 +74,7 @@ describe('CohortDefinitionBuilder', { timeout: 20_000 }, () => {
 
     // A run refused by the per-user limits: said so, and the last counts stay marked as earlier ones.
     answer = 'limits';
-    await userEvent.type(prior, '0');
+    await userEvent.type(prior, '0', { delay: null });
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(/Live counts paused: the run was refused by your query limits\./), { timeout: 4_000 });
     expect(stepCount('observation_window')).toHaveClass('step-count-stale');
     expect(stepCount('observation_window')).toHaveTextContent('earlier count');

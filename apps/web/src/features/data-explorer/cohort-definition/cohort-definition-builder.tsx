@@ -50,7 +50,8 @@ function LiveStatus({ counts }: { counts: LiveCounts }) {
   }
   return (
     <div role="status" aria-live="polite" className={`live-status live-status-${counts.status}`}>
-      <Alert type={type} showIcon title={message} style={{ marginBottom: 12 }} />
+      {/* Polite, through the region around it: antd's own role="alert" would interrupt at every count while editing. */}
+      <Alert type={type} showIcon title={message} role="none" style={{ marginBottom: 12 }} />
     </div>
   );
 }
