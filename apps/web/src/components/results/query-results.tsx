@@ -14,7 +14,8 @@ const CELL = { textAlign: 'left', padding: '4px 8px', borderBottom: '1px solid #
 
 const SUPPRESSION_NOTE = 'a small count, or hidden so that one cannot be worked out';
 
-function CellValue({ cell }: { cell: ResultCell }) {
+/** A count as released: hidden ones marked, with why in words for screen readers. */
+export function CellValue({ cell }: { cell: Pick<ResultCell, 'display' | 'suppressed'> }) {
   if (!cell.suppressed) return <>{cell.display}</>;
   return (
     <span className="suppressed" title={SUPPRESSION_NOTE}>

@@ -88,6 +88,10 @@ function groupParts(group: QueryGroup, fields: Map<string, ExplorerField>, table
 
 /** The query in words: "Sex is Female and Age (years) between 40 and 65 and a Measurement record where …". */
 export function summarizeQuery(query: QueryGroup, tables: readonly ExplorerTable[]): SummaryPart[] {
+  if (query.cohortDefinition) {
+    const cohort = text('Persons in the cohort of the cohort definition (its attrition is below)');
+    return query.rules.length === 0 ? [cohort] : [cohort, text(' who also match: '), ...groupParts(query, fieldIndex(tables), tables, false)];
+  }
   if (query.rules.length === 0) return [text('All persons (no criteria)')];
   return groupParts(query, fieldIndex(tables), tables, false);
 }

@@ -25,6 +25,13 @@ const QueryEditor = dynamic(() => import('./query-editor').then((m) => m.QueryEd
   loading: () => <LoadingStatus label="Loading the query builder" />,
 });
 
+// The cohort definition builder and the attrition load on their own, after the simple builder.
+const CohortDefinitionBuilder = dynamic(() => import('../cohort-definition/cohort-definition-builder').then((m) => m.CohortDefinitionBuilder), {
+  ssr: false,
+  loading: () => <LoadingStatus label="Loading the cohort definition builder" />,
+});
+const AttritionView = dynamic(() => import('../cohort-definition/attrition-view').then((m) => m.AttritionView), { ssr: false });
+
 const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24 } as const;
 const STATUS_TEXT = { PENDING: 'Queued', RUNNING: 'Running', SUCCEEDED: 'Done', FAILED: 'Failed' } as const;
 
@@ -105,7 +112,8 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
   const [dialog, setDialog] = useState<Dialog>(null);
 
   const allowed = (permission: Parameters<typeof can>[1]) => can(me ?? null, permission);
-  const hasRules = countRules(query) > 0;
+  // A cohort definition is a question of its own: it can run and be saved without simple rules.
+  const hasRules = countRules(query) > 0 || query.cohortDefinition !== undefined;
   // A result counted in a dataset the warehouse no longer serves (it was reloaded since): shown as
   // such, and no cohort is made from it (the API would refuse it too).
   const servedSource = schema.data?.warehouse.source ?? null;
@@ -230,7 +238,10 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
       <div id="query-editor" hidden={!isShowQueryEditor}>
         {schema.data ? (
           schema.data.warehouse.loaded ? (
-            <QueryEditor tables={schema.data.tableSchema} problems={shownProblems} />
+            <>
+              <QueryEditor tables={schema.data.tableSchema} problems={shownProblems} />
+              <CohortDefinitionBuilder />
+            </>
           ) : (
             <Alert type="info" showIcon title="No data is loaded yet." description="Queries can be built once the warehouse holds a dataset." />
           )
@@ -296,6 +307,7 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
             />
           ) : null}
           <div style={{ opacity: isRunning ? 0.45 : 1, transition: 'opacity 0.2s' }} className="results-body">
+            {result.attrition ? <AttritionView attrition={result.attrition} caption="Attrition of this run" query={resultQuery} /> : null}
             <QueryResults result={result} />
           </div>
         </section>

@@ -1,0 +1,119 @@
+import { useId, useState } from 'react';
+import { Button, Checkbox, Input, Select, Space } from 'antd';
+import type { ConceptSet, ConceptSetItem } from '@hdp/contract';
+import { ConceptPicker } from '../components/concept-picker';
+import { ConceptName } from '../components/concept-info';
+import { removed, replaced } from './definition-model';
+
+const SEARCH_DOMAINS = [
+  { value: '', label: 'All domains' },
+  { value: 'Drug', label: 'Drugs' },
+  { value: 'Condition', label: 'Conditions' },
+  { value: 'Procedure', label: 'Procedures' },
+  { value: 'Measurement', label: 'Measurements' },
+  { value: 'Observation', label: 'Observations' },
+  { value: 'Visit', label: 'Visits' },
+];
+
+const FLAGS = [
+  { key: 'includeDescendants', label: 'Descendants' },
+  { key: 'isExcluded', label: 'Exclude' },
+  { key: 'includeMapped', label: 'Mapped' },
+] as const;
+
+const CELL = { textAlign: 'left', padding: '4px 6px', borderBottom: '1px solid #e5e8ec', fontWeight: 400 } as const;
+
+/** How many concepts the list names, and how many of them it takes away. */
+export function conceptSetSize(set: ConceptSet): string {
+  const items = set.expression.items;
+  const excluded = items.filter((i) => i.isExcluded).length;
+  const listed = `${items.length} ${items.length === 1 ? 'concept' : 'concepts'} listed`;
+  return excluded ? `${listed} (${excluded} excluded)` : listed;
+}
+
+/**
+ * One concept set: its name, a concept search that adds to it, and per concept Circe's three flags
+ * (include descendants, exclude, include mapped). The count is of the listed concepts: the API
+ * resolves descendants and mappings when it counts.
+ */
+export function ConceptSetEditor({ set, onChange, onRemove }: { set: ConceptSet; onChange: (set: ConceptSet) => void; onRemove: () => void }) {
+  const [domain, setDomain] = useState('');
+  const headingId = useId();
+  const items = set.expression.items;
+  const setItems = (next: ConceptSetItem[]) => onChange({ ...set, expression: { items: next } });
+  const add = (value: number | number[] | '') => {
+    const id = typeof value === 'number' ? value : undefined;
+    if (id === undefined || items.some((i) => i.conceptId === id)) return;
+    // Descendants by default: a set of an ingredient or a disorder is meant to match what sits under it.
+    setItems([...items, { conceptId: id, includeDescendants: true, isExcluded: false, includeMapped: false }]);
+  };
+  return (
+    <fieldset className="concept-set-editor" aria-labelledby={headingId} style={{ border: '1px solid #e5e8ec', borderRadius: 6, padding: 12, margin: '0 0 12px', minWidth: 0 }}>
+      <legend id={headingId} style={{ fontSize: 14, fontWeight: 600, padding: '0 4px', width: 'auto', margin: 0, border: 0 }}>
+        Concept set: {set.name}
+      </legend>
+      <Space wrap size={8} style={{ marginBottom: 8 }}>
+        <Input aria-label="Concept set name" value={set.name} onChange={(e) => onChange({ ...set, name: e.target.value })} style={{ width: 220, maxWidth: '100%' }} />
+        <span className="concept-set-size" style={{ color: '#5b6470', fontSize: 13 }}>
+          {conceptSetSize(set)}
+        </span>
+        <Button size="small" danger onClick={onRemove}>
+          Remove concept set
+        </Button>
+      </Space>
+      <Space wrap size={8} style={{ marginBottom: 8, width: '100%' }}>
+        <Select aria-label={`Search concepts of ${set.name} in`} value={domain} onChange={setDomain} options={SEARCH_DOMAINS} style={{ width: 150 }} />
+        <ConceptPicker domain={domain} multiple={false} value="" onChange={add} label={`Add a concept to ${set.name}`} />
+      </Space>
+      {items.length === 0 ? (
+        <p style={{ margin: 0, color: '#5b6470' }}>No concepts yet: search above to add one.</p>
+      ) : (
+        <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={`Concepts of ${set.name}`}>
+          <table className="concept-set-items" style={{ borderCollapse: 'collapse', width: '100%' }}>
+            <thead>
+              <tr>
+                <th scope="col" style={CELL}>
+                  Concept
+                </th>
+                {FLAGS.map((f) => (
+                  <th key={f.key} scope="col" style={CELL}>
+                    {f.label}
+                  </th>
+                ))}
+                <th scope="col" style={CELL}>
+                  <span style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>Remove</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item, i) => (
+                <tr key={item.conceptId} className={item.isExcluded ? 'concept-excluded' : undefined}>
+                  <th scope="row" style={CELL}>
+                    <span style={item.isExcluded ? { textDecoration: 'line-through' } : undefined}>
+                      <ConceptName conceptId={item.conceptId} />
+                    </span>{' '}
+                    <span style={{ color: '#5b6470', fontSize: 12 }}>({item.conceptId})</span>
+                  </th>
+                  {FLAGS.map((f) => (
+                    <td key={f.key} style={CELL}>
+                      <Checkbox
+                        aria-label={`${f.label}: concept ${item.conceptId}`}
+                        checked={!!item[f.key]}
+                        onChange={(e) => setItems(replaced(items, i, { ...item, [f.key]: e.target.checked }))}
+                      />
+                    </td>
+                  ))}
+                  <td style={CELL}>
+                    <Button size="small" type="link" onClick={() => setItems(removed(items, i))} aria-label={`Remove concept ${item.conceptId}`}>
+                      Remove
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </fieldset>
+  );
+}

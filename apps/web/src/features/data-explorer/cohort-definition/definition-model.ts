@@ -1,0 +1,226 @@
+import type {
+  Attrition,
+  AttritionStep,
+  CohortDefinitionExpression,
+  ConceptSet,
+  CorrelatedCriteria,
+  Criteria,
+  CriteriaGroup,
+  CriteriaKind,
+  InclusionRule,
+  Window,
+  WindowEndpoint,
+} from '@hdp/contract';
+
+/** The definition as the builder edits it: every part present (the contract's defaults filled in). */
+export type Definition = CohortDefinitionExpression;
+
+/** The domains in words, with the OMOP domain their concept sets are searched in. */
+export const CRITERIA_KIND_LABELS: Record<CriteriaKind, { label: string; noun: string; domain?: string }> = {
+  ConditionOccurrence: { label: 'Condition occurrence', noun: 'condition', domain: 'Condition' },
+  DrugExposure: { label: 'Drug exposure', noun: 'drug exposure', domain: 'Drug' },
+  DrugEra: { label: 'Drug era', noun: 'drug era', domain: 'Drug' },
+  ConditionEra: { label: 'Condition era', noun: 'condition era', domain: 'Condition' },
+  ProcedureOccurrence: { label: 'Procedure occurrence', noun: 'procedure', domain: 'Procedure' },
+  Measurement: { label: 'Measurement', noun: 'measurement', domain: 'Measurement' },
+  Observation: { label: 'Observation', noun: 'observation', domain: 'Observation' },
+  VisitOccurrence: { label: 'Visit occurrence', noun: 'visit', domain: 'Visit' },
+  Death: { label: 'Death', noun: 'death' },
+  ObservationPeriod: { label: 'Observation period', noun: 'observation period' },
+};
+
+/** Kinds whose events carry a concept (a concept set can be chosen). */
+export const KINDS_WITH_CONCEPTS = new Set<CriteriaKind>(['ConditionOccurrence', 'DrugExposure', 'DrugEra', 'ConditionEra', 'ProcedureOccurrence', 'Measurement', 'Observation', 'VisitOccurrence', 'Death']);
+
+/** A new definition: one entry event of any drug exposure, first per person, no rules, exit at the end of observation. */
+export function newDefinition(): Definition {
+  return {
+    conceptSets: [],
+    primaryCriteria: { criteriaList: [{ kind: 'DrugExposure' }], observationWindow: { priorDays: 0, postDays: 0 }, primaryCriteriaLimit: { type: 'First' } },
+    qualifiedLimit: { type: 'First' },
+    inclusionRules: [],
+    expressionLimit: { type: 'First' },
+    censoringCriteria: [],
+    collapseSettings: { collapseType: 'ERA', eraPad: 0 },
+    censorWindow: {},
+  };
+}
+
+/** The query's definition with the contract's defaults filled in (a saved one may omit defaulted parts). */
+export function withDefaults(definition: Partial<Definition>): Definition {
+  const base = newDefinition();
+  return {
+    ...base,
+    ...definition,
+    primaryCriteria: { ...base.primaryCriteria, ...definition.primaryCriteria },
+  } as Definition;
+}
+
+/** The smallest id no concept set uses yet. */
+export function nextConceptSetId(sets: readonly ConceptSet[]): number {
+  return sets.reduce((max, set) => Math.max(max, set.id + 1), 0);
+}
+
+/** "Any time before" is an open start: no days. */
+const defaultWindow = (): Window => ({ start: { days: null, coeff: -1 }, end: { days: 0, coeff: 1 } });
+
+/** A new criterion relative to an event: at least 1 condition any time before, in the same observation period. */
+export function newCorrelatedCriteria(kind: CriteriaKind = 'ConditionOccurrence'): CorrelatedCriteria {
+  return { criteria: { kind }, startWindow: defaultWindow(), occurrence: { type: 'AT_LEAST', count: 1 } };
+}
+
+/** A new named inclusion rule holding one criterion. */
+export function newInclusionRule(position: number): InclusionRule {
+  return { name: `Inclusion rule ${position + 1}`, expression: { type: 'ALL', criteriaList: [newCorrelatedCriteria()] } };
+}
+
+/** Moves one item of a list up or down; out-of-range moves leave it as it is. */
+export function moved<T>(items: readonly T[], from: number, by: -1 | 1): T[] {
+  const to = from + by;
+  if (to < 0 || to >= items.length) return [...items];
+  const next = [...items];
+  [next[from], next[to]] = [next[to]!, next[from]!];
+  return next;
+}
+
+/** The list with item `index` replaced. */
+export function replaced<T>(items: readonly T[], index: number, item: T): T[] {
+  return items.map((x, i) => (i === index ? item : x));
+}
+
+/** The list without item `index`. */
+export function removed<T>(items: readonly T[], index: number): T[] {
+  return items.filter((_, i) => i !== index);
+}
+
+/** A piece of a sentence: plain text, or a name to set in italics. */
+export type SentencePart = { text: string; emphasis?: boolean };
+
+const OCCURRENCE_WORDS = { EXACTLY: 'exactly', AT_LEAST: 'at least', AT_MOST: 'at most' } as const;
+
+function endpointWords(endpoint: WindowEndpoint): string {
+  const side = endpoint.coeff < 0 ? 'before' : 'after';
+  return endpoint.days === null || endpoint.days === undefined ? `any time ${side}` : `${endpoint.days} ${endpoint.days === 1 ? 'day' : 'days'} ${side}`;
+}
+
+/** What a window is measured from: the index event, or the event of the criterion it is nested in. */
+export interface Anchor {
+  /** "the index date", "the drug exposure's date" … (start or end chosen by the window). */
+  startName: string;
+  endName: string;
+}
+
+export const INDEX_ANCHOR: Anchor = { startName: 'the index date', endName: 'the index end date' };
+
+/** The anchor of criteria nested inside a criterion of this kind. */
+export function enclosingAnchor(kind: CriteriaKind): Anchor {
+  const noun = CRITERIA_KIND_LABELS[kind].noun;
+  return { startName: `the enclosing ${noun}'s start date`, endName: `the enclosing ${noun}'s end date` };
+}
+
+function windowWords(window: Window, anchor: Anchor): string {
+  return `between ${endpointWords(window.start)} and ${endpointWords(window.end)} ${window.useIndexEnd ? anchor.endName : anchor.startName}`;
+}
+
+/**
+ * The criterion read back as a sentence: "at least 1 occurrence of *Diclofenac* between 365 days
+ * before and 0 days after the index date, in the same observation period".
+ */
+export function criterionSentence(item: CorrelatedCriteria, conceptSetName: string | undefined, anchor: Anchor = INDEX_ANCHOR): SentencePart[] {
+  const { occurrence, criteria } = item;
+  const kind = CRITERIA_KIND_LABELS[criteria.kind];
+  const many = occurrence.count === 1 ? 'occurrence' : 'occurrences';
+  const distinct = occurrence.isDistinct ? 'distinct ' : '';
+  const parts: SentencePart[] = [{ text: `${OCCURRENCE_WORDS[occurrence.type]} ${occurrence.count} ${distinct}${many} of ` }];
+  if (conceptSetName) parts.push({ text: conceptSetName, emphasis: true }, { text: ` (${kind.noun})` });
+  else parts.push({ text: `any ${kind.noun}` });
+  const start = item.startWindow.useEventEnd ? 'ending' : 'starting';
+  parts.push({ text: ` ${item.endWindow ? `${start} ` : ''}${windowWords(item.startWindow, anchor)}` });
+  if (item.endWindow) parts.push({ text: ` and ending ${windowWords(item.endWindow, anchor)}` });
+  if (item.restrictVisit) parts.push({ text: ', in the same visit' });
+  parts.push({ text: item.ignoreObservationPeriod ? ', at any time (observation periods ignored)' : ', in the same observation period' });
+  return parts;
+}
+
+/** The sentence as plain text (names unmarked). */
+export function sentenceText(parts: readonly SentencePart[]): string {
+  return parts.map((p) => p.text).join('');
+}
+
+/** The group's rule in words: "all of", "any of", "at least 2 of", "at most 1 of". */
+export function groupWords(group: CriteriaGroup): string {
+  if (group.type === 'ALL') return 'all of';
+  if (group.type === 'ANY') return 'any of';
+  return `${group.type === 'AT_LEAST' ? 'at least' : 'at most'} ${group.count ?? 0} of`;
+}
+
+/** The concept sets every criterion of the definition refers to, at any depth. */
+export function referencedConceptSets(definition: Definition): Set<number> {
+  const ids = new Set<number>();
+  const visitCriteria = (c: Criteria) => {
+    if (c.codesetId !== undefined) ids.add(c.codesetId);
+    if (c.correlatedCriteria) visitGroup(c.correlatedCriteria);
+  };
+  const visitGroup = (g: CriteriaGroup) => {
+    g.criteriaList?.forEach((cc) => visitCriteria(cc.criteria));
+    g.groups?.forEach(visitGroup);
+  };
+  definition.primaryCriteria.criteriaList.forEach(visitCriteria);
+  if (definition.additionalCriteria) visitGroup(definition.additionalCriteria);
+  definition.inclusionRules.forEach((r) => visitGroup(r.expression));
+  definition.censoringCriteria.forEach(visitCriteria);
+  if (definition.endStrategy?.type === 'CustomEra') ids.add(definition.endStrategy.drugCodesetId);
+  return ids;
+}
+
+/**
+ * Why the definition cannot be counted yet, in words (null when it can): an empty or missing concept
+ * set a criterion uses, or the contract's own refusal (a rule without a name, a day count out of range).
+ */
+export function definitionProblem(definition: Definition, parse: (d: Definition) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }): string | null {
+  for (const id of referencedConceptSets(definition)) {
+    const set = definition.conceptSets.find((s) => s.id === id);
+    if (!set) return 'A criterion uses a concept set that no longer exists: choose another.';
+    if (set.expression.items.length === 0) return `The concept set "${set.name}" holds no concept yet: add one.`;
+  }
+  const parsed = parse(definition);
+  if (parsed.success) return null;
+  const issue = parsed.error?.issues[0];
+  return issue ? `${issue.path.map(String).join('.')}: ${issue.message}` : 'The definition is not complete.';
+}
+
+/** The steps a run of this definition reports, in order (a step with `rule` names the inclusion rule). */
+export function expectedSteps(definition: Definition): { step: AttritionStep['step']; rule?: number; label?: string }[] {
+  const hasCensorWindow = !!(definition.censorWindow.startDate || definition.censorWindow.endDate);
+  return [
+    { step: 'entry_events' },
+    { step: 'observation_window' },
+    { step: 'primary_limit' },
+    { step: 'qualified_limit' },
+    ...definition.inclusionRules.map((r, i) => ({ step: 'inclusion_rule' as const, rule: i, label: r.name.trim() })),
+    { step: 'expression_limit' },
+    { step: 'cohort_exit' },
+    ...(hasCensorWindow ? [{ step: 'censor_window' as const }] : []),
+  ];
+}
+
+/**
+ * Whether an attrition is that of this definition. An answer whose persons are exactly those of an
+ * earlier answer is that earlier answer again (the tracker defence), with the earlier question's
+ * attrition, or none: its rows are then not this definition's steps and are not shown as such.
+ */
+export function attritionMatches(attrition: Attrition | undefined, definition: Definition): attrition is Attrition {
+  if (!attrition) return false;
+  const steps = attrition.steps.filter((s) => s.step !== 'additional_criteria');
+  const expected = expectedSteps(definition);
+  const observation = `${definition.primaryCriteria.observationWindow.priorDays} days before and ${definition.primaryCriteria.observationWindow.postDays} days after`;
+  return (
+    steps.length === expected.length &&
+    expected.every((e, i) => {
+      const s = steps[i]!;
+      if (s.step !== e.step || s.rule !== e.rule) return false;
+      if (e.label !== undefined && s.label !== e.label) return false;
+      return e.step !== 'observation_window' || s.label.includes(observation);
+    })
+  );
+}
