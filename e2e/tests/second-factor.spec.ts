@@ -8,6 +8,8 @@ import { acceptInvitation, addVirtualAuthenticator, inviteResearcher, MFA_REQUIR
  * (E2E_MFA_REQUIRED=true npx playwright test tests/second-factor.spec.ts): a new person enrols a
  * passkey or an authenticator app at their first sign-in, then signs in with it; recovery codes
  * work once. On the suite's default stack (MFA_REQUIRED=false) the sign-in page says so instead.
+ * `npm test` runs this file twice: with the suite's default stack, then on a stack that requires a
+ * second factor (the e2e workspace's test script), so neither half is skipped in the whole suite.
  */
 
 const PASSKEY_PERSON = { email: 'petra.passkey@example.org', name: 'Petra Passkey', password: 'violet kettles under snow 7' };
