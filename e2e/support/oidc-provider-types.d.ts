@@ -24,6 +24,7 @@ declare module 'oidc-provider' {
     claims: () => Record<string, unknown> | Promise<Record<string, unknown>>;
   }
   export interface Configuration {
+    adapter?: (model: string) => unknown;
     clients?: ClientMetadata[];
     jwks?: { keys: JWK[] };
     cookies?: { keys: string[] };

@@ -57,6 +57,40 @@ async function formBody(req: http.IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
+type Stored = Record<string, unknown> & { grantId?: string; uid?: string; userCode?: string; consumed?: number };
+
+/**
+ * The provider's storage (sessions, grants, codes, tokens), kept apart from any one provider
+ * instance so that a key rotation (a new instance) keeps them, as a database would.
+ */
+function sharedStore() {
+  const rows = new Map<string, Stored>();
+  return (model: string) => ({
+    async upsert(id: string, payload: Stored) {
+      rows.set(`${model}:${id}`, payload);
+    },
+    async find(id: string) {
+      return rows.get(`${model}:${id}`);
+    },
+    async findByUid(uid: string) {
+      return [...rows.entries()].find(([key, row]) => key.startsWith(`${model}:`) && row.uid === uid)?.[1];
+    },
+    async findByUserCode(userCode: string) {
+      return [...rows.entries()].find(([key, row]) => key.startsWith(`${model}:`) && row.userCode === userCode)?.[1];
+    },
+    async consume(id: string) {
+      const row = rows.get(`${model}:${id}`);
+      if (row) row.consumed = Math.floor(Date.now() / 1000);
+    },
+    async destroy(id: string) {
+      rows.delete(`${model}:${id}`);
+    },
+    async revokeByGrantId(grantId: string) {
+      for (const [key, row] of rows) if (row.grantId === grantId) rows.delete(key);
+    },
+  });
+}
+
 /** Starts the provider on a free local port; `registerPlatform` must be called before a sign-in. */
 export async function startLocalProvider(options: { idTokenTtlSeconds: number }): Promise<LocalProvider> {
   const accounts = new Map<string, ProviderAccount & { sub: string }>();
@@ -68,6 +102,7 @@ export async function startLocalProvider(options: { idTokenTtlSeconds: number })
   let revokedCount = 0;
   const cookieKeys = [randomBytes(32).toString('base64url')];
   let provider: Provider | undefined;
+  const adapter = sharedStore();
 
   const server = http.createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -77,6 +112,7 @@ export async function startLocalProvider(options: { idTokenTtlSeconds: number })
   /** A provider instance over the same (in-process) store: a new key set keeps grants and sessions. */
   function build(): Provider {
     const configuration: Configuration = {
+      adapter,
       clients,
       jwks: { keys },
       cookies: { keys: cookieKeys },
@@ -106,7 +142,7 @@ export async function startLocalProvider(options: { idTokenTtlSeconds: number })
     });
     // The provider's own refusals, in the test's output: why a token or refresh request failed.
     for (const event of ['grant.error', 'server_error', 'revocation.error', 'authorization.error']) {
-      built.on(event, (_ctx, error) => process.stderr.write(`[oidc-provider] ${event}: ${String(error)}\n`));
+      built.on(event, (_ctx, error) => process.stderr.write(`[oidc-provider] ${event}: ${String(error)} ${(error as { error_detail?: string }).error_detail ?? ""}\n`));
     }
     built.on('grant.revoked', () => {
       revokedCount += 1;
