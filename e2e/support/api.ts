@@ -3,8 +3,7 @@ import { ACCOUNTS } from './stack';
 type Account = (typeof ACCOUNTS)[keyof typeof ACCOUNTS];
 
 /** Calls the API directly as one account, to set up what a test starts from. */
-export async function apiAs(account: Account) {
-  const base = process.env.E2E_API_URL!;
+export async function apiAs(account: Account, base = process.env.E2E_API_URL!) {
   const tokenResponse = await fetch(`${base}/api/v1/auth/token/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -15,8 +15,8 @@ export function invitationLinkIn(eml: string): string | undefined {
  * The newest invitation link e-mailed to `email`, read from the API's outbox (DATA_DIR/outbox/*.eml,
  * where mail goes when SMTP_URL is unset). Waits for it, since the API writes it after answering.
  */
-export async function invitationLinkFor(email: string, { after = 0, timeoutMs = 10_000 } = {}): Promise<string> {
-  const outbox = path.join(process.env.E2E_DATA_DIR!, 'outbox');
+export async function invitationLinkFor(email: string, { after = 0, timeoutMs = 10_000, dataDir = process.env.E2E_DATA_DIR! } = {}): Promise<string> {
+  const outbox = path.join(dataDir, 'outbox');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const messages = fs.existsSync(outbox)

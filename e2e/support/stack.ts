@@ -136,8 +136,14 @@ export interface RunningStack {
   startApi(): Promise<void>;
 }
 
+/** Settings added to the two servers' environments (single sign-on, say); none by default. */
+export interface StackOptions {
+  apiEnv?: Record<string, string>;
+  webEnv?: Record<string, string>;
+}
+
 /** Starts a real API on a fresh data directory and `next start` in front of it, on free ports. */
-export async function startStack(log: (line: string) => void): Promise<RunningStack> {
+export async function startStack(log: (line: string) => void, { apiEnv = {}, webEnv = {} }: StackOptions = {}): Promise<RunningStack> {
   buildWebIfNeeded(log);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-e2e-'));
   seedAccounts(dataDir);
@@ -165,7 +171,7 @@ export async function startStack(log: (line: string) => void): Promise<RunningSt
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: API_DIR,
       // WEB_URL: invitation e-mails link to this web app. No SMTP_URL: mail goes to DATA_DIR/outbox.
-      env: { ...process.env, DATA_DIR: dataDir, API_HOST: '127.0.0.1', API_PORT: String(apiPort), LOG_LEVEL: 'warn', WEB_URL: webUrl, SMTP_URL: '', CLIENT_ADDRESS_SECRET: clientAddressSecret, PASSWORD_HASH_COST: '10', MFA_REQUIRED: E2E_MFA_REQUIRED },
+      env: { ...process.env, DATA_DIR: dataDir, API_HOST: '127.0.0.1', API_PORT: String(apiPort), LOG_LEVEL: 'warn', WEB_URL: webUrl, SMTP_URL: '', CLIENT_ADDRESS_SECRET: clientAddressSecret, PASSWORD_HASH_COST: '10', MFA_REQUIRED: E2E_MFA_REQUIRED, ...apiEnv },
       stdio: ['ignore', output, output],
       detached: true,
     });
@@ -193,6 +199,7 @@ export async function startStack(log: (line: string) => void): Promise<RunningSt
         HELP_CENTRE_URL: 'https://help.example.org/',
         // The sign-in page says when the platform runs without a second factor.
         MFA_REQUIRED: E2E_MFA_REQUIRED,
+        ...webEnv,
       },
       stdio: ['ignore', output, output],
       detached: true,

@@ -9,6 +9,7 @@ import type { Database, DatabaseHandle } from './db/database';
 import type { IdTokenService } from './identity/id-tokens';
 import type { PrincipalDirectory } from './identity/principals';
 import type { SigningKeyStore } from './identity/signing-keys';
+import type { TotpSecretBox } from './identity/mfa/totp-secret-box';
 import type { JobWorker } from './jobs/job-worker';
 import type { FileStore } from './storage/file-store';
 import type { ComputeCatalogue } from './workbenches/compute-catalogue';
@@ -22,6 +23,8 @@ export interface AppServices {
   database: DatabaseHandle;
   db: Database;
   signingKeys: SigningKeyStore;
+  /** Seals and opens authenticator-app secrets (encrypted at rest). */
+  totpSecrets: TotpSecretBox;
   idTokens: IdTokenService;
   principals: PrincipalDirectory;
   mailer: Mailer;

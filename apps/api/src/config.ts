@@ -51,6 +51,11 @@ const EnvSchema = z.object({
   OIDC_REQUIRED_AMR: z.string().optional(),
   MFA_REQUIRED: booleanFromEnv.default(true),
   MFA_ISSUER_NAME: z.string().min(1).max(100).default('Health Data Platform'),
+  MFA_SECRET_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters (for example `openssl rand -base64 32`)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   WEB_URL: z.url().default('http://localhost:3000'),
   INVITATION_TTL_DAYS: z.coerce.number().positive().max(90).default(LIMITS.defaultInvitationTtlDays),
@@ -131,6 +136,8 @@ export interface MfaConfig {
   required: boolean;
   /** The name authenticator apps show beside the account. */
   issuerName: string;
+  /** Key material for authenticator-app secrets at rest (MFA_SECRET_KEY); unset: a key file in DATA_DIR. */
+  secretKey?: string;
   /** WebAuthn: the relying party id (the web app's host) and the origin the browser signs. */
   rpId: string;
   origin: string;
@@ -279,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mfa: {
       required: e.MFA_REQUIRED,
       issuerName: e.MFA_ISSUER_NAME,
+      secretKey: e.MFA_SECRET_KEY,
       rpId: new URL(e.WEB_URL).hostname,
       origin: new URL(e.WEB_URL).origin,
     },

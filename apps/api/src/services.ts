@@ -12,6 +12,8 @@ import { migrateDatabase, openDatabase } from './db/database';
 import { IdTokenService } from './identity/id-tokens';
 import { PrincipalDirectory } from './identity/principals';
 import { SigningKeyStore } from './identity/signing-keys';
+import { TotpSecretBox } from './identity/mfa/totp-secret-box';
+import { factorRepository } from './identity/mfa/factor-repository';
 import { JobWorker } from './jobs/job-worker';
 import { queryRunHandler } from './queries/query-execution-worker';
 import { LocalFileStore } from './storage/file-store';
@@ -73,6 +75,10 @@ export async function openServices(
     await documentStore.prepare();
     const signingKeys = new SigningKeyStore(database.db);
     await signingKeys.load();
+    const totpSecrets = TotpSecretBox.forDeployment(config.mfa.secretKey, options.inMemory ? null : config.dataDir);
+    // Secrets stored before they were encrypted are sealed now, not left until their next use.
+    const sealed = await factorRepository.sealAllPlaintext(database.db, totpSecrets);
+    if (sealed > 0) logger.info({ sealed }, 'encrypted authenticator-app secrets stored in plaintext');
     warehouse =
       options.warehouse === false
         ? unavailableWarehouse
@@ -93,6 +99,7 @@ export async function openServices(
       database,
       db: database.db,
       signingKeys,
+      totpSecrets,
       idTokens: new IdTokenService(config, signingKeys),
       principals: new PrincipalDirectory(database.db),
       mailer: createMailer(config, logger),

@@ -1,37 +1,38 @@
 import http from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+import Provider from 'oidc-provider';
 import { userRepository } from '../src/users/user-repository';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /**
- * A real OIDC issuer stand-in on a local port: it serves discovery and a JWKS over HTTP, as
- * Keycloak or Entra ID would, and the test signs tokens with its private key.
+ * A real OpenID Provider on a local port: `oidc-provider` (OpenID-certified) serves discovery and
+ * the key set, as Keycloak or Entra ID would. It signs with keys the test holds too, so the test
+ * can also sign the malformed or hostile tokens a certified provider would never issue (no
+ * `exp`, too long-lived, wrong audience), which is what these cases are about. The browser test
+ * (e2e/tests/single-sign-on.spec.ts) runs the provider's own flow end to end.
  */
 let issuerServer: http.Server;
 let issuer: string;
+let provider: Provider;
 let privateKey: CryptoKey;
+let kid = 'external-1';
 let t: TestApp;
 
+/** A new provider instance publishing these keys (the first signs): a key rotation. */
+async function publish(keys: { privateKey: CryptoKey; kid: string }[]) {
+  const jwks = await Promise.all(keys.map(async (key) => ({ ...(await exportJWK(key.privateKey)), kid: key.kid, alg: 'RS256', use: 'sig' })));
+  provider = new Provider(issuer, { jwks: { keys: jwks }, cookies: { keys: [randomBytes(16).toString('hex')] }, features: { devInteractions: { enabled: false } } });
+}
+
 beforeAll(async () => {
-  const keys = await generateKeyPair('RS256', { extractable: true });
-  privateKey = keys.privateKey;
-  const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'external-1', alg: 'RS256', use: 'sig' };
-  issuerServer = http.createServer((request, response) => {
-    const base = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
-    response.setHeader('content-type', 'application/json');
-    if (request.url === '/.well-known/openid-configuration') {
-      response.end(JSON.stringify({ issuer: base, jwks_uri: `${base}/keys` }));
-    } else if (request.url === '/keys') {
-      response.end(JSON.stringify({ keys: [jwk] }));
-    } else {
-      response.statusCode = 404;
-      response.end('{}');
-    }
-  });
+  privateKey = (await generateKeyPair('RS256', { extractable: true })).privateKey;
+  issuerServer = http.createServer((request, response) => provider.callback()(request, response));
   await new Promise<void>((resolve) => issuerServer.listen(0, '127.0.0.1', resolve));
   issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+  await publish([{ privateKey, kid }]);
   t = await startTestApp({ OIDC_ISSUER: issuer, OIDC_AUDIENCE: 'platform-client' });
   await userRepository.insert(t.services.db, {
     email: 'Ext.User@Example.org', name: 'External', roles: ['RESEARCHER'], status: 'ACTIVE', userSource: 'EXTERNAL',
@@ -47,7 +48,7 @@ afterAll(async () => {
 
 const externalToken = (claims: Record<string, unknown>, audience = 'platform-client') =>
   new SignJWT(claims)
-    .setProtectedHeader({ alg: 'RS256', kid: 'external-1' })
+    .setProtectedHeader({ alg: 'RS256', kid })
     .setIssuer(issuer)
     .setAudience(audience)
     .setSubject('idp-subject-1')
@@ -111,5 +112,26 @@ describe('a provider that must enforce multi-factor authentication', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe("a provider's key rotation", () => {
+  it('takes tokens signed with a key published a moment ago, and refuses a key it never published', async () => {
+    expect((await me(await externalToken({ email: 'ext.user@example.org' }))).statusCode).toBe(200);
+    const previous = { privateKey, kid };
+    const next = { privateKey: (await generateKeyPair('RS256', { extractable: true })).privateKey, kid: 'external-2' };
+    await publish([next, previous]);
+    [privateKey, kid] = [next.privateKey, next.kid];
+    // The API fetched the key set moments ago; it fetches again after a second, not half a minute.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await me(await externalToken({ email: 'ext.user@example.org', nonce: 'rotated' }))).statusCode).toBe(200);
+
+    // A key the provider never published is refused, after the API has looked again.
+    const unpublished = { privateKey: (await generateKeyPair('RS256', { extractable: true })).privateKey, kid: 'not-published' };
+    [privateKey, kid] = [unpublished.privateKey, unpublished.kid];
+    const forged = await me(await externalToken({ email: 'ext.user@example.org', nonce: 'forged' }));
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json().detail).toBe('The token is invalid.');
+    [privateKey, kid] = [next.privateKey, next.kid];
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import { can, rolesFor, SECOND_FACTOR_REQUIRED_DETAIL, type Permission } from '@hdp/contract';
+import { accountStatusDetail, can, EXTERNAL_TOKEN_DETAILS, rolesFor, SECOND_FACTOR_REQUIRED_DETAIL, type Permission } from '@hdp/contract';
 import type { VerifiedIdentity } from '../identity/id-tokens';
 import { recordAuditEvent } from '../audit/audit-trail';
 import type { UserRow } from '../users/user-repository';
@@ -54,7 +54,7 @@ function authenticate(app: FastifyInstance, permission: Permission): onRequestHo
         return principals.resolve(verified);
       })
       .then((user) => {
-        if (!user) return done(unauthorized('No platform account matches this token; ask an administrator for an invitation.'));
+        if (!user) return done(unauthorized(EXTERNAL_TOKEN_DETAILS.noAccount));
         admit(app, request, user, permission, done, verifiedIdentity);
       }, done);
   };
@@ -78,7 +78,7 @@ function admit(
   done: HookHandlerDoneFunction,
   identity: VerifiedIdentity,
 ): void {
-  if (user.status !== 'ACTIVE') return done(unauthorized(`This account is ${user.status.toLowerCase()}.`));
+  if (user.status !== 'ACTIVE') return done(unauthorized(accountStatusDetail(user.status)));
   request.user = user;
   if (identity.issuer === 'embedded') request.sessionId = identity.sessionId;
   if (can(user, permission)) return done();

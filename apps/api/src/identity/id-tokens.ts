@@ -9,7 +9,7 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
-import { ACR, LIMITS } from '@hdp/contract';
+import { ACR, EXTERNAL_TOKEN_DETAILS, LIMITS } from '@hdp/contract';
 import type { Config, ExternalIssuerConfig } from '../config';
 import { unauthorized } from '../http/api-error';
 import { textProblem } from '../http/input-guard';
@@ -32,6 +32,13 @@ export const acrOf = (amr: readonly string[]) => (amr.includes('mfa') ? ACR.mult
 /** Tokens are cached once verified, until they expire; a bounded map keeps memory flat. */
 const VERIFIED_CACHE_MAX = 10_000;
 const CLOCK_TOLERANCE_SECONDS = 5;
+/**
+ * After a fetch of a provider's key set, a token signed with a key not in it makes the API fetch
+ * the set again only after this pause. jose's default (30 s) refused the first tokens signed after
+ * a provider rotated its keys within 30 s of a sign-in; one fetch a second is still all that
+ * tokens with made-up key ids can cost the provider.
+ */
+const JWKS_REFETCH_PAUSE_MS = 1_000;
 /** The form of a platform user id, which an embedded token's `sub` must have. */
 const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -166,7 +173,9 @@ export class IdTokenService {
 
   private async verifyExternal(token: string, issuer: ExternalIssuerConfig): Promise<JWTPayload> {
     try {
-      this.externalKeys ??= createRemoteJWKSet(new URL(issuer.jwksUri ?? (await discoverJwksUri(issuer.issuer))));
+      this.externalKeys ??= createRemoteJWKSet(new URL(issuer.jwksUri ?? (await discoverJwksUri(issuer.issuer))), {
+        cooldownDuration: JWKS_REFETCH_PAUSE_MS,
+      });
       const result = await jwtVerify(token, this.externalKeys, {
         issuer: issuer.issuer,
         audience: issuer.audience,
@@ -193,14 +202,14 @@ export class IdTokenService {
 function checkAssurance(payload: JWTPayload, issuer: ExternalIssuerConfig): void {
   if (issuer.requiredAcr.length > 0 && !issuer.requiredAcr.includes(String(payload.acr ?? ''))) {
     throw unauthorized(
-      `Your identity provider signed you in without the multi-factor authentication this platform requires (acr ${JSON.stringify(payload.acr ?? null)}, required one of ${issuer.requiredAcr.join(', ')}).`,
+      `${EXTERNAL_TOKEN_DETAILS.weakAuthentication} (acr ${JSON.stringify(payload.acr ?? null)}, required one of ${issuer.requiredAcr.join(', ')}).`,
     );
   }
   const amr = Array.isArray(payload.amr) ? payload.amr.map(String) : [];
   const missing = issuer.requiredAmr.filter((value) => !amr.includes(value));
   if (missing.length > 0) {
     throw unauthorized(
-      `Your identity provider signed you in without the multi-factor authentication this platform requires (amr lacks ${missing.join(', ')}).`,
+      `${EXTERNAL_TOKEN_DETAILS.weakAuthentication} (amr lacks ${missing.join(', ')}).`,
     );
   }
 }

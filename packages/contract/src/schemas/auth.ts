@@ -44,3 +44,28 @@ export type RefreshRefusal = keyof typeof REFRESH_REFUSALS;
 export function refreshRefusalOf(detail: unknown): RefreshRefusal | undefined {
   return (Object.keys(REFRESH_REFUSALS) as RefreshRefusal[]).find((reason) => REFRESH_REFUSALS[reason] === detail);
 }
+
+/**
+ * Why the API refused an outside provider's id token (status 401), by its `detail`. The web app
+ * checks a provider's token with the API before it opens a session, and its sign-in page says in
+ * plain words which of these it was.
+ */
+export const EXTERNAL_TOKEN_DETAILS = {
+  noAccount: 'No platform account matches this token; ask an administrator for an invitation.',
+  /** The start of the detail: the rest names the acr or amr values that were missing. */
+  weakAuthentication: 'Your identity provider signed you in without the multi-factor authentication this platform requires',
+} as const;
+
+/** The detail of a refused token whose user is not ACTIVE. */
+export const accountStatusDetail = (status: string) => `This account is ${status.toLowerCase()}.`;
+
+export type ExternalTokenRefusal = 'noAccount' | 'accountDisabled' | 'accountInvited' | 'weakAuthentication' | 'tokenRefused';
+
+/** Which refusal a 401 `detail` for an outside provider's token names; any other is `tokenRefused`. */
+export function externalTokenRefusalOf(detail: unknown): ExternalTokenRefusal {
+  if (detail === EXTERNAL_TOKEN_DETAILS.noAccount) return 'noAccount';
+  if (detail === accountStatusDetail('DISABLED')) return 'accountDisabled';
+  if (detail === accountStatusDetail('INVITED')) return 'accountInvited';
+  if (typeof detail === 'string' && detail.startsWith(EXTERNAL_TOKEN_DETAILS.weakAuthentication)) return 'weakAuthentication';
+  return 'tokenRefused';
+}

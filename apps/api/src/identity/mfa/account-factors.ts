@@ -11,7 +11,7 @@ import { recordSignInFailure, releaseSignInAttempt, reserveSignInAttempt } from 
 import { factorRepository, presentFactor, type FactorRow } from './factor-repository';
 import { registrationOptions, verifyRegistration } from './passkeys';
 import { recoveryCodes } from './recovery-codes';
-import { newTotpSecret, totpProvisioning, totpStepOf } from './totp';
+import { newTotpSecret, sealedTotpStepOf, totpProvisioning } from './totp';
 
 /**
  * A signed-in person's own second factors (the account page), and an administrator's reset of
@@ -42,7 +42,7 @@ export async function startTotpEnrolment(services: AppServices, user: UserRow, n
   const secret = newTotpSecret();
   const factor = await services.db.transaction(async (tx) => {
     await factorRepository.removePendingTotp(tx, user.id);
-    return factorRepository.insert(tx, { userId: user.id, kind: 'TOTP', name: name ?? 'Authenticator app', totpSecret: secret });
+    return factorRepository.insert(tx, { userId: user.id, kind: 'TOTP', name: name ?? 'Authenticator app', totpSecret: services.totpSecrets.seal(secret, user.id) });
   });
   const { uri, qrCode } = await totpProvisioning(secret, services.config.mfa.issuerName, user.email);
   return { factor_id: factor.id, secret, otpauth_uri: uri, qr_code: qrCode };
@@ -72,11 +72,12 @@ export async function confirmTotpEnrolment(services: AppServices, user: UserRow,
   const address = context.clientAddress ?? 'unknown';
   const throttle = await reserveSignInAttempt(db, user.email, address);
   if (!throttle.allowed) throw tooManyRequests(`Too many wrong codes. Try again in ${throttle.retryAfterSeconds} seconds.`, throttle.retryAfterSeconds);
-  const step = await totpStepOf(factor.totpSecret!, code, factor.totpLastStep);
+  const step = await sealedTotpStepOf(services, factor, code);
   const confirmed =
     step !== undefined &&
     (await db.transaction(async (tx) => {
       if (!(await factorRepository.acceptTotpStep(tx, factor.id, step, true))) return undefined;
+      await factorRepository.sealIfPlaintext(tx, services.totpSecrets, factor);
       await releaseSignInAttempt(tx, user.email);
       return enrolled(tx, user, { ...factor, confirmedAt: new Date(), lastUsedAt: new Date() }, context);
     }));

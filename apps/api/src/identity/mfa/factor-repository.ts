@@ -1,7 +1,8 @@
-import { and, asc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, lt, not, or, sql } from 'drizzle-orm';
 import type { MfaFactor } from '@hdp/contract';
 import type { DbOrTx } from '../../db/database';
 import { mfaFactors } from '../../db/schema';
+import { TotpSecretBox } from './totp-secret-box';
 
 export type FactorRow = typeof mfaFactors.$inferSelect;
 
@@ -52,6 +53,25 @@ export const factorRepository = {
       .where(and(eq(mfaFactors.id, factorId), or(isNull(mfaFactors.totpLastStep), lt(mfaFactors.totpLastStep, step))))
       .returning({ id: mfaFactors.id });
     return rows.length === 1;
+  },
+
+  /** Seals an authenticator app's secret stored in plaintext (from before encryption); no-op otherwise. */
+  async sealIfPlaintext(db: DbOrTx, box: TotpSecretBox, factor: Pick<FactorRow, 'id' | 'userId' | 'totpSecret'>): Promise<void> {
+    if (!factor.totpSecret || TotpSecretBox.isSealed(factor.totpSecret)) return;
+    await db
+      .update(mfaFactors)
+      .set({ totpSecret: box.seal(factor.totpSecret, factor.userId) })
+      .where(and(eq(mfaFactors.id, factor.id), eq(mfaFactors.totpSecret, factor.totpSecret)));
+  },
+
+  /** Seals every secret still stored in plaintext; the number sealed. Run at start-up. */
+  async sealAllPlaintext(db: DbOrTx, box: TotpSecretBox): Promise<number> {
+    const rows = await db
+      .select({ id: mfaFactors.id, userId: mfaFactors.userId, totpSecret: mfaFactors.totpSecret })
+      .from(mfaFactors)
+      .where(and(isNotNull(mfaFactors.totpSecret), not(sql`${mfaFactors.totpSecret} like 'v1:%'`)));
+    for (const row of rows) await this.sealIfPlaintext(db, box, row);
+    return rows.length;
   },
 
   async markPasskeyUsed(db: DbOrTx, factorId: string, signCount: number): Promise<void> {

@@ -10,7 +10,7 @@ import { CHALLENGE_TTL_SECONDS, challengeRepository, type ChallengeRow } from '.
 import { factorRepository, type FactorRow } from './factor-repository';
 import { authenticationOptions, registrationOptions, verifyAuthentication, verifyRegistration } from './passkeys';
 import { recoveryCodes } from './recovery-codes';
-import { newTotpSecret, totpProvisioning, totpStepOf } from './totp';
+import { newTotpSecret, sealedTotpStepOf, totpProvisioning } from './totp';
 
 const CHALLENGE_GONE = SECOND_STEP_EXPIRED_DETAIL;
 const WRONG_ANSWER = WRONG_SECOND_FACTOR_DETAIL;
@@ -76,7 +76,7 @@ export async function enrolAtSignIn(services: AppServices, token: string, kind: 
   const secret = newTotpSecret();
   const factor = await db.transaction(async (tx) => {
     await factorRepository.removePendingTotp(tx, user.id);
-    return factorRepository.insert(tx, { userId: user.id, kind: 'TOTP', name: 'Authenticator app', totpSecret: secret });
+    return factorRepository.insert(tx, { userId: user.id, kind: 'TOTP', name: 'Authenticator app', totpSecret: services.totpSecrets.seal(secret, user.id) });
   });
   const { uri, qrCode } = await totpProvisioning(secret, config.mfa.issuerName, user.email);
   return { totp: { factor_id: factor.id, secret, otpauth_uri: uri, qr_code: qrCode } };
@@ -99,13 +99,15 @@ async function checkAnswer(services: AppServices, challenge: ChallengeRow, user:
   if (body.totp_code !== undefined) {
     const candidates = enrolling ? [await factorRepository.findPendingTotp(db, user.id)].filter((f) => f !== undefined) : factors.filter((f) => f.kind === 'TOTP');
     for (const factor of candidates) {
-      const step = await totpStepOf(factor.totpSecret!, body.totp_code, factor.totpLastStep);
+      const step = await sealedTotpStepOf(services, factor, body.totp_code);
       if (step === undefined) continue;
       return {
         amr: AMR.totp,
         ...(enrolling && { enrolled: { kind: 'TOTP' as const, name: body.name ?? factor.name } }),
         commit: async (tx) => {
           if (!(await factorRepository.acceptTotpStep(tx, factor.id, step, enrolling))) return false;
+          // A secret stored before encryption is sealed on its first use.
+          await factorRepository.sealIfPlaintext(tx, services.totpSecrets, factor);
           if (enrolling && body.name) await factorRepository.rename(tx, factor.id, body.name);
           return true;
         },

@@ -1,5 +1,6 @@
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
+import type { AppServices } from '../../app-services';
 
 /**
  * Authenticator-app codes (TOTP, RFC 6238: HMAC-SHA1, 6 digits, 30-second steps) through otplib.
@@ -16,6 +17,24 @@ export function newTotpSecret(): string {
 export async function totpProvisioning(secret: string, issuer: string, account: string): Promise<{ uri: string; qrCode: string }> {
   const uri = generateURI({ issuer, label: account, secret });
   return { uri, qrCode: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 240 }) };
+}
+
+/**
+ * The time step of `code` for a factor whose secret is sealed at rest; undefined for a wrong,
+ * stale or replayed code, or a secret that does not open (logged: MFA_SECRET_KEY changed, or the
+ * row was tampered with), which counts as a wrong code.
+ */
+export async function sealedTotpStepOf(
+  services: Pick<AppServices, 'totpSecrets' | 'logger'>,
+  factor: { id: string; userId: string; totpSecret: string | null; totpLastStep: number | null },
+  code: string,
+): Promise<number | undefined> {
+  const secret = factor.totpSecret ? services.totpSecrets.tryOpen(factor.totpSecret, factor.userId) : undefined;
+  if (secret === undefined) {
+    services.logger.error({ factor_id: factor.id }, 'an authenticator-app secret does not open with this MFA_SECRET_KEY');
+    return undefined;
+  }
+  return totpStepOf(secret, code, factor.totpLastStep);
 }
 
 /** The time step of a valid code later than `afterStep`; undefined for a wrong, stale or replayed code. */

@@ -157,6 +157,24 @@ export function apiIssuer(apiInternalUrl: string, fetchImpl: typeof fetch = fetc
       return (await response.json()) as Me;
     },
 
+    /**
+     * The API's answer to a token (an outside provider's, before a session is opened on it): its
+     * status, and the detail of a refusal.
+     */
+    async checkToken(idToken: string): Promise<{ status: number; detail?: unknown }> {
+      try {
+        const response = await fetchImpl(`${apiInternalUrl}${ROUTES.getMe.path}`, {
+          headers: { authorization: `Bearer ${idToken}` },
+          signal: AbortSignal.timeout(15_000),
+        });
+        if (response.ok) return { status: response.status };
+        const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
+        return { status: response.status, detail: body?.detail };
+      } catch {
+        return { status: 503 };
+      }
+    },
+
     /** Revokes the user's refresh tokens. Best effort: sign-out goes on if the API is unreachable. */
     async logout(idToken: string): Promise<boolean> {
       try {

@@ -4,9 +4,10 @@ import { apiIssuer, SecondFactorPending, SignInRefused } from './api-issuer';
 import { stampedBrowserAddress } from './client-address';
 import { pendingCookieHeader, readPendingSecondStep, safeCallbackPath, setCookieOnAuthResponse } from './pending-second-step';
 import { secondStepRequest } from './second-step-answer';
-import { oidcProvider, oidcRefresher } from './oidc-provider';
+import { oidcProvider, oidcRefresher, oidcRevoker } from './oidc-provider';
 import { readServerEnv, type WebServerEnv } from './server-env';
-import { refreshIfDue, sharedRefresher, toSessionTokens, type SessionTokens, type TokenRefresher } from './session-tokens';
+import { refreshIfDue, sharedRefresher, toSessionTokens, type IssuedTokens, type SessionTokens, type TokenRefresher } from './session-tokens';
+import { ssoRefusalOf, ssoRefusedUrl } from './sso-refusals';
 import { BRAND } from '@/config/brand';
 
 /** Sessions last at most this long; the id token inside is renewed well before it expires. */
@@ -19,8 +20,9 @@ const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = apiIssuer(env.apiInternalUrl, fetch, env.clientAddressSecret)): AuthOptions {
   const refreshers: Record<'credentials', TokenRefresher> & Partial<Record<'oidc', TokenRefresher>> = {
     credentials: sharedRefresher((refreshToken) => issuer.refresh(refreshToken)),
-    ...(env.oidc ? { oidc: sharedRefresher(oidcRefresher(env.oidc)) } : {}),
+    ...(env.oidc ? { oidc: sharedRefresher(acceptedByApi(oidcRefresher(env.oidc), issuer)) } : {}),
   };
+  const revokeAtProvider = env.oidc ? oidcRevoker(env.oidc) : undefined;
 
   const useSecureCookies = env.publicUrl?.startsWith('https://') ?? false;
   return {
@@ -89,6 +91,17 @@ export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = a
       ...(env.oidc ? [oidcProvider(env.oidc)] : []),
     ],
     callbacks: {
+      /**
+       * A provider's sign-in opens a session only when the API takes its id token: a known,
+       * active user, the platform's audience, a key the provider publishes, the required acr/amr.
+       * Otherwise the sign-in page says why.
+       */
+      async signIn({ account }) {
+        if (account?.type !== 'oauth') return true;
+        if (!account.id_token) return ssoRefusedUrl('SsoTokenRefused');
+        const refusal = ssoRefusalOf(await issuer.checkToken(account.id_token));
+        return refusal ? ssoRefusedUrl(refusal) : true;
+      },
       async jwt({ token, user, account, trigger, session }) {
         if (account?.type === 'credentials' && user) {
           const { idToken, refreshToken, idTokenExpiresAt, tokenSource, recoveryCodes } = user as typeof user & SessionTokens & { recoveryCodes?: string[] };
@@ -129,7 +142,24 @@ export function buildAuthOptions(env: WebServerEnv = readServerEnv(), issuer = a
           const fresh = await refreshIfDue(token, refreshers);
           if (fresh.idToken) await issuer.logout(fresh.idToken);
         }
+        // The provider's refresh token dies with the session, so it cannot renew it afterwards.
+        if (token?.tokenSource === 'oidc' && token.refreshToken && revokeAtProvider) await revokeAtProvider(token.refreshToken);
       },
     },
+  };
+}
+
+/**
+ * A provider's renewed tokens still have to be taken by the API: a person disabled on the platform
+ * since signing in is signed out (and told so), though their provider keeps renewing their tokens.
+ */
+function acceptedByApi(refresh: TokenRefresher, issuer: ReturnType<typeof apiIssuer>): TokenRefresher {
+  return async (refreshToken: string): Promise<IssuedTokens> => {
+    const issued = await refresh(refreshToken);
+    const refusal = ssoRefusalOf(await issuer.checkToken(issued.id_token));
+    if (refusal === 'SsoAccountDisabled') throw Object.assign(new Error(refusal), { refusal: 'accountNotActive' });
+    // An API that cannot be reached says nothing about the person: the renewed tokens are kept.
+    if (refusal && refusal !== 'SsoUnavailable') throw new Error(refusal);
+    return issued;
   };
 }

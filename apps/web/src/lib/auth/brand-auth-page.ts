@@ -1,5 +1,6 @@
 import { BRAND } from '@/config/brand';
 import { isSessionEndedReason, SESSION_ENDED_MESSAGES } from './session-ended';
+import { isSsoRefusal, SSO_REFUSAL_MESSAGES } from './sso-refusals';
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
 
@@ -27,9 +28,8 @@ export const NO_SECOND_FACTOR_NOTE =
  */
 export function brandAuthPage(html: string, nonce?: string, error?: string | null, options: { mfaRequired?: boolean } = {}): string {
   if (!html.startsWith('<!DOCTYPE html>') || html.includes('data-hdp-brand')) return html;
-  const explained = isSessionEndedReason(error)
-    ? html.replace(/<div class="error"><p>[^<]*<\/p><\/div>/, `<div class="error" role="alert"><p>${SESSION_ENDED_MESSAGES[error]}</p></div>`)
-    : html;
+  const message = isSessionEndedReason(error) ? SESSION_ENDED_MESSAGES[error] : isSsoRefusal(error) ? SSO_REFUSAL_MESSAGES[error] : undefined;
+  const explained = message ? html.replace(/<div class="error"><p>[^<]*<\/p><\/div>/, `<div class="error" role="alert"><p>${message}</p></div>`) : html;
   return explained
     .replace('</head>', `${AUTH_PAGE_STYLE}</head>`)
     .replace(/<style(?=[\s>])/g, nonce && /^[\w+/=]+$/.test(nonce) ? `<style nonce="${nonce}"` : '<style')
