@@ -24,7 +24,7 @@ describe('every protected route requires a bearer token', () => {
     for (const id of SPEC_ROUTE_IDS) expect(protectedIds).toContain(id);
     expect(protectedRoutes.filter(([, r]) => r.beyondSpec).map(([id]) => id).sort()).toEqual(
       ['createCohort', 'getCohort', 'getDataset', 'listDocuments', 'openNotebook', 'refreshCohort', 'searchConcepts', 'searchUserDirectory', 'verifyAuditLog']
-        .concat(SIGN_IN_SECURITY_ROUTES, SAFE_OUTPUT_ROUTES, ['listWithheldAnswers'])
+        .concat(SIGN_IN_SECURITY_ROUTES, SAFE_OUTPUT_ROUTES, COHORT_DEFINITION_ROUTES, ['listWithheldAnswers'])
         .sort(),
     );
   });
@@ -35,6 +35,11 @@ const SIGN_IN_SECURITY_ROUTES = [
   'getMyMfa', 'startTotpEnrolment', 'confirmTotpEnrolment', 'webauthnRegistrationOptions', 'registerWebauthn', 'renameMfaFactor',
   'removeMfaFactor', 'regenerateRecoveryCodes', 'listMySessions', 'endMySession', 'endAllMySessions', 'resetUserMfa', 'endUserSessions',
 ];
+
+/** ATLAS import, export and lint of a saved query, and the saved concept sets. */
+const COHORT_DEFINITION_ROUTES = ['importAtlasQuery', 'exportAtlasQuery', 'lintQuery'].concat(
+  Object.entries(ROUTES as Record<string, RouteContract>).filter(([, r]) => r.tag === 'concept-sets').map(([id]) => id),
+);
 
 /** The airlock's release requests and the notebook egress holds. */
 const SAFE_OUTPUT_ROUTES = (Object.entries(ROUTES as Record<string, RouteContract>) as [string, RouteContract][])
