@@ -50,11 +50,18 @@ function lowerBound(sorted: readonly KeptSketch[], count: number): number {
   return low;
 }
 
-/** Persons left in the first part's cells of N − A − sign·B: a lower bound on how many persons are left in all. */
-function leftInFirstPart(fresh: PersonSetSketch, first: PersonSetSketch, second: PersonSetSketch, sign: 1 | -1): number {
+/**
+ * Whether N − A − sign·B leaves more than `slack` persons in the first part's cells (a lower bound on
+ * how many are left in all); stops at the first cells that prove it, which for unrelated sets of
+ * some size is the first.
+ */
+function leavesMoreThan(slack: number, fresh: PersonSetSketch, first: PersonSetSketch, second: PersonSetSketch, sign: 1 | -1): boolean {
   let left = 0;
-  for (let i = 0; i < CELLS_PER_PART; i++) left += Math.abs(fresh.counts[i]! - first.counts[i]! - sign * second.counts[i]!);
-  return left;
+  for (let i = 0; i < CELLS_PER_PART; i++) {
+    left += Math.abs(fresh.counts[i]! - first.counts[i]! - sign * second.counts[i]!);
+    if (left > slack) return true;
+  }
+  return false;
 }
 
 /** The sketch of A + sign·B. */
@@ -74,7 +81,7 @@ export function nearCombination(fresh: { personCount: number; sketch: PersonSetS
   const slack = threshold - 1;
   const n = fresh.personCount;
   const near = (first: KeptSketch, second: KeptSketch, sign: 1 | -1): boolean => {
-    if (leftInFirstPart(fresh.sketch, first.sketch, second.sketch, sign) > slack) return false;
+    if (leavesMoreThan(slack, fresh.sketch, first.sketch, second.sketch, sign)) return false;
     const left = sketchDifference(fresh.sketch, combined(first.sketch, second.sketch, sign), threshold);
     return left !== undefined && left >= 1 && left < threshold;
   };
