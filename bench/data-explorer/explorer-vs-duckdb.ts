@@ -292,16 +292,17 @@ try {
     return { pairs: estimates.length, mean: estimates.length ? sum / estimates.length : null, runsToRecover: from === null ? null : runsPer * (from + 1) };
   }
   const attackT0 = performance.now();
-  const before = await attack(plainBase, plainToken);
-  const after = await attack(base, token);
+  // Each attack signs in afresh: a token lives shorter than a loaded machine's day of runs.
+  const before = await attack(plainBase, await signIn(plainBase));
+  const after = await attack(base, await signIn(base));
   const says = (r: Awaited<ReturnType<typeof attack>>) =>
     `${r.pairs} pairs answered of ${r.spent / 2}, mean ${r.mean === null ? '–' : r.mean.toFixed(2)}: ${r.runsToRecover === null ? `not recovered in ${r.spent} runs` : `recovered (95 % interval within ±0.5) after ${r.runsToRecover} runs`}`;
   out(`tracker attack on |S| = ${smallSize} (persons who died, born in ${smallYear}), a day's budget of 500 runs (${((performance.now() - attackT0) / 1000).toFixed(0)} s):`);
   out(`  defence off: ${says(before)}`);
   out(`  defence on:  ${says(after)}`);
   const combinedT0 = performance.now();
-  const combinedBefore = await combinedAttack(plainBase, plainToken);
-  const combinedAfter = await combinedAttack(base, token);
+  const combinedBefore = await combinedAttack(plainBase, await signIn(plainBase));
+  const combinedAfter = await combinedAttack(base, await signIn(base));
   const saysCombined = (r: Awaited<ReturnType<typeof combinedAttack>>) =>
     `${r.pairs} triples answered of ${r.spent / 3}, mean ${r.mean === null ? '–' : r.mean.toFixed(2)}: ${r.runsToRecover === null ? `not recovered in ${r.spent} runs` : `recovered (95 % interval within ±0.5) after ${r.runsToRecover} runs`}`;
   out(`combined attack (S or Y or X / X and not S and not Y, then Y alone) on the same |S|, a day's budget (${((performance.now() - combinedT0) / 1000).toFixed(0)} s):`);
