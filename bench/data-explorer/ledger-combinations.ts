@@ -6,7 +6,7 @@
  * thousand persons, so it meets many count-matching pairs, as a worst case.
  * Usage: npm run bench:ledger-combinations [-- --checks 200]
  */
-import { nearCombination, type KeptSketch } from '../../apps/api/src/warehouse/ledger-combinations';
+import { keptCounts, nearCombination, type KeptSketch } from '../../apps/api/src/warehouse/ledger-combinations';
 import { KEY_RANGE } from '../../apps/api/src/warehouse/perturbation';
 import { emptySketch, addToSketch, cellOf, checkOf, SKETCH_PARTS, type PersonSetSketch } from '../../apps/api/src/warehouse/person-set-sketch';
 
@@ -40,7 +40,8 @@ for (const size of [100, 1000, 5000, 20_000]) {
   const random = seeded(size);
   const kept: KeptSketch[] = Array.from({ length: size }, (_k, id) => {
     const personCount = Math.round(20 * Math.exp(random() * Math.log(10_000)));
-    return { id, personCount, sketch: randomSketch(personCount, random) };
+    const sketch = randomSketch(personCount, random);
+    return { ...keptCounts(id, personCount, sketch), sketch };
   }).sort((a, b) => a.personCount - b.personCount || a.id - b.id);
   const times: number[] = [];
   let near = 0;

@@ -4,7 +4,7 @@ import type { QueryGroup } from '@hdp/contract';
 import { compileCohortAggregate, compileCohortPredicate } from '../src/warehouse/cohort-compiler';
 import { splitAggregateRows } from '../src/warehouse/cohort-results';
 import { DuckDbWarehouse } from '../src/warehouse/duckdb-warehouse';
-import { nearCombination, type KeptSketch } from '../src/warehouse/ledger-combinations';
+import { keptCounts, nearCombination, type KeptSketch } from '../src/warehouse/ledger-combinations';
 import { KEY_RANGE } from '../src/warehouse/perturbation';
 import { sketchDifference, sketchOfKeys } from '../src/warehouse/person-set-sketch';
 import { PostgresWarehouse } from '../src/warehouse/postgres-warehouse';
@@ -62,7 +62,7 @@ describe('the sketch', () => {
 });
 
 describe('combinations of two kept answers (ledger-combinations.ts)', () => {
-  const kept = (id: number, set: number[]): KeptSketch => ({ id, personCount: set.length, sketch: sketchOfKeys(set) });
+  const kept = (id: number, set: number[]): KeptSketch => ({ ...keptCounts(id, set.length, sketchOfKeys(set)), sketch: sketchOfKeys(set) });
   const sorted = (answers: KeptSketch[]) => [...answers].sort((a, b) => a.personCount - b.personCount || a.id - b.id);
 
   it('finds a new answer within 1 to 19 persons of A − B or of A + B, and never one exactly equal to it or 20 or more away', () => {

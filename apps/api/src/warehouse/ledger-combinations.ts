@@ -21,25 +21,39 @@ import { CELLS_PER_PART, sketchDifference, type PersonSetSketch } from './person
  * Pairs are chosen by their true counts first (|A| − |B| or |A| + |B| within threshold − 1 of |N|:
  * no nearer combination can be further in count), then by a bound on the first part of the sketch
  * (a difference of k persons leaves at most k in the cells of each part), so only the few pairs
- * that pass both are peeled.
+ * that pass both are peeled. Only the counts and that first part are held in memory per kept
+ * answer; the whole sketches of a pair are read when it passes both.
  */
 
-/** A kept answer as the combination check reads it. */
-export interface KeptSketch {
+/** A kept answer as the combination check first reads it: its true count and the first part of its sketch. */
+export interface KeptCounts {
   id: number;
   personCount: number;
+  /** Persons per cell of the sketch's first part (`CELLS_PER_PART` of them). */
+  firstPart: ArrayLike<number>;
+}
+
+/** A kept answer with its whole sketch (tests and the benchmark). */
+export interface KeptSketch extends KeptCounts {
   sketch: PersonSetSketch;
 }
 
-/** Two kept answers that, added (`sign` 1) or subtracted (`sign` −1), are within threshold − 1 persons of a new answer. */
-export interface NearCombination {
-  first: KeptSketch;
-  second: KeptSketch;
+/** Two kept answers that, added (`sign` 1) or subtracted (`sign` −1), may be within threshold − 1 persons of a new answer. */
+export interface Combination<K extends KeptCounts = KeptCounts> {
+  first: K;
+  second: K;
   sign: 1 | -1;
 }
 
+/** What the check keeps of a kept answer in memory: a twentieth of its sketch. */
+export const keptCounts = (id: number, personCount: number, sketch: PersonSetSketch): KeptCounts => ({
+  id,
+  personCount,
+  firstPart: Int32Array.from(sketch.counts.slice(0, CELLS_PER_PART)),
+});
+
 /** The first index of `sorted` (by person count) whose count is at least `count`. */
-function lowerBound(sorted: readonly KeptSketch[], count: number): number {
+function lowerBound(sorted: readonly KeptCounts[], count: number): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
@@ -55,10 +69,10 @@ function lowerBound(sorted: readonly KeptSketch[], count: number): number {
  * how many are left in all); stops at the first cells that prove it, which for unrelated sets of
  * some size is the first.
  */
-function leavesMoreThan(slack: number, fresh: PersonSetSketch, first: PersonSetSketch, second: PersonSetSketch, sign: 1 | -1): boolean {
+function leavesMoreThan(slack: number, fresh: ArrayLike<number>, first: ArrayLike<number>, second: ArrayLike<number>, sign: 1 | -1): boolean {
   let left = 0;
   for (let i = 0; i < CELLS_PER_PART; i++) {
-    left += Math.abs(fresh.counts[i]! - first.counts[i]! - sign * second.counts[i]!);
+    left += Math.abs(fresh[i]! - first[i]! - sign * second[i]!);
     if (left > slack) return true;
   }
   return false;
@@ -74,27 +88,37 @@ function combined(first: PersonSetSketch, second: PersonSetSketch, sign: 1 | -1)
 }
 
 /**
- * The first pair of kept answers (in the order of `sorted`, sorted by person count) whose sum or
- * difference is within 1 to threshold − 1 persons of the new answer; undefined when none is.
+ * The pairs of kept answers (in the order of `sorted`, sorted by person count) whose counts combine
+ * to within threshold − 1 of the new answer's and whose first parts leave at most threshold − 1
+ * persons: the only pairs that can be near, to be peeled whole by `isNear`.
  */
-export function nearCombination(fresh: { personCount: number; sketch: PersonSetSketch }, sorted: readonly KeptSketch[], threshold: number): NearCombination | undefined {
+export function* candidateCombinations<K extends KeptCounts>(fresh: { personCount: number; sketch: PersonSetSketch }, sorted: readonly K[], threshold: number): Generator<Combination<K>> {
   const slack = threshold - 1;
   const n = fresh.personCount;
-  const near = (first: KeptSketch, second: KeptSketch, sign: 1 | -1): boolean => {
-    if (leavesMoreThan(slack, fresh.sketch, first.sketch, second.sketch, sign)) return false;
-    const left = sketchDifference(fresh.sketch, combined(first.sketch, second.sketch, sign), threshold);
-    return left !== undefined && left >= 1 && left < threshold;
-  };
+  const freshFirst = fresh.sketch.counts;
   for (let i = 0; i < sorted.length; i++) {
     const first = sorted[i]!;
     // N ≈ A − B: B's count within slack of |A| − |N|.
     for (let j = lowerBound(sorted, first.personCount - n - slack); j < sorted.length && sorted[j]!.personCount <= first.personCount - n + slack; j++) {
-      if (j !== i && near(first, sorted[j]!, -1)) return { first, second: sorted[j]!, sign: -1 };
+      if (j !== i && !leavesMoreThan(slack, freshFirst, first.firstPart, sorted[j]!.firstPart, -1)) yield { first, second: sorted[j]!, sign: -1 };
     }
     // N ≈ A + B: B's count within slack of |N| − |A|; each unordered pair once.
     for (let j = Math.max(i + 1, lowerBound(sorted, n - first.personCount - slack)); j < sorted.length && sorted[j]!.personCount <= n - first.personCount + slack; j++) {
-      if (near(first, sorted[j]!, 1)) return { first, second: sorted[j]!, sign: 1 };
+      if (!leavesMoreThan(slack, freshFirst, first.firstPart, sorted[j]!.firstPart, 1)) yield { first, second: sorted[j]!, sign: 1 };
     }
+  }
+}
+
+/** Whether N − A − sign·B, peeled, leaves 1 to threshold − 1 persons (nothing left is not near). */
+export function isNear(fresh: PersonSetSketch, first: PersonSetSketch, second: PersonSetSketch, sign: 1 | -1, threshold: number): boolean {
+  const left = sketchDifference(fresh, combined(first, second, sign), threshold);
+  return left !== undefined && left >= 1 && left < threshold;
+}
+
+/** The first pair of kept answers whose sum or difference is within 1 to threshold − 1 persons of the new answer; undefined when none is. */
+export function nearCombination(fresh: { personCount: number; sketch: PersonSetSketch }, sorted: readonly KeptSketch[], threshold: number): Combination<KeptSketch> | undefined {
+  for (const pair of candidateCombinations(fresh, sorted, threshold)) {
+    if (isNear(fresh.sketch, pair.first.sketch, pair.second.sketch, pair.sign, threshold)) return pair;
   }
   return undefined;
 }

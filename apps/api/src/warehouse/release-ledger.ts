@@ -3,7 +3,7 @@ import type { QueryResult } from '@hdp/contract';
 import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
 import type { Database, DbOrTx } from '../db/database';
 import { releasedAnswers } from '../db/schema';
-import { nearCombination, type KeptSketch } from './ledger-combinations';
+import { candidateCombinations, isNear, keptCounts, type KeptCounts } from './ledger-combinations';
 import { sketchDifference, type PersonSetSketch } from './person-set-sketch';
 
 /**
@@ -59,14 +59,14 @@ export const withheldByCombinationReason = (threshold: number) =>
   `These persons differ by fewer than ${threshold} from what two earlier answers make together (one added to or taken from the other); the counts are withheld, since combining the three answers would show how many.`;
 
 /**
- * The kept answers' counts and sketches, per database and dataset, sorted by count: the
- * combination check reads them all, so each process keeps them in memory and reads from the
- * database only those kept since (under the dataset's lock, so none is missed). Kept answers never
- * change and are never deleted while their dataset is served.
+ * The kept answers' counts and the first parts of their sketches, per database and dataset, sorted by
+ * count: the combination check reads them all, so each process keeps them in memory (0.5 kB an
+ * answer) and reads from the database only those kept since (under the dataset's lock, so none is
+ * missed). Kept answers never change and are never deleted while their dataset is served.
  */
-const keptCache = new WeakMap<object, Map<string, { lastId: number; sorted: KeptSketch[] }>>();
+const keptCache = new WeakMap<object, Map<string, { lastId: number; sorted: KeptCounts[] }>>();
 
-async function keptSketches(tx: DbOrTx, db: Database, dataset: string): Promise<KeptSketch[]> {
+async function keptAnswerCounts(tx: DbOrTx, db: Database, dataset: string): Promise<KeptCounts[]> {
   let byDataset = keptCache.get(db);
   if (!byDataset) keptCache.set(db, (byDataset = new Map()));
   let entry = byDataset.get(dataset);
@@ -77,10 +77,27 @@ async function keptSketches(tx: DbOrTx, db: Database, dataset: string): Promise<
     .where(and(eq(releasedAnswers.dataset, dataset), gt(releasedAnswers.id, entry.lastId)))
     .orderBy(asc(releasedAnswers.id));
   if (added.length > 0) {
-    entry.sorted = [...entry.sorted, ...added].sort((a, b) => a.personCount - b.personCount || a.id - b.id);
+    entry.sorted = [...entry.sorted, ...added.map((a) => keptCounts(a.id, a.personCount, a.sketch))].sort((a, b) => a.personCount - b.personCount || a.id - b.id);
     entry.lastId = added[added.length - 1]!.id;
   }
   return entry.sorted;
+}
+
+/** The first pair of kept answers whose sum or difference is within 1 to threshold − 1 persons of the fresh answer (ledger-combinations.ts). */
+async function nearKeptCombination(tx: DbOrTx, db: Database, fresh: FreshAnswer, threshold: number) {
+  const sketches = new Map<number, PersonSetSketch>();
+  const sketchOf = async (id: number) => {
+    let sketch = sketches.get(id);
+    if (!sketch) {
+      const [row] = await tx.select({ sketch: releasedAnswers.sketch }).from(releasedAnswers).where(eq(releasedAnswers.id, id));
+      sketches.set(id, (sketch = row!.sketch));
+    }
+    return sketch;
+  };
+  for (const pair of candidateCombinations(fresh, await keptAnswerCounts(tx, db, fresh.dataset), threshold)) {
+    if (isNear(fresh.sketch, await sketchOf(pair.first.id), await sketchOf(pair.second.id), pair.sign, threshold)) return pair;
+  }
+  return undefined;
 }
 
 /** What the audit entry says of a kept answer. */
@@ -146,7 +163,7 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext)
       });
       return withheld;
     }
-    const combination = nearCombination(fresh, await keptSketches(tx, release.db, fresh.dataset), threshold);
+    const combination = await nearKeptCombination(tx, release.db, fresh, threshold);
     if (combination) {
       const [first, second] = await Promise.all(
         [combination.first, combination.second].map(async (kept) => (await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, kept.id)))[0]!),
