@@ -4,6 +4,7 @@ import type { QueryGroup } from '@hdp/contract';
 import { compileCohortAggregate, compileCohortPredicate } from '../src/warehouse/cohort-compiler';
 import { splitAggregateRows } from '../src/warehouse/cohort-results';
 import { DuckDbWarehouse } from '../src/warehouse/duckdb-warehouse';
+import { keptCounts, nearCombination, type KeptSketch } from '../src/warehouse/ledger-combinations';
 import { KEY_RANGE } from '../src/warehouse/perturbation';
 import { sketchDifference, sketchOfKeys } from '../src/warehouse/person-set-sketch';
 import { PostgresWarehouse } from '../src/warehouse/postgres-warehouse';
@@ -56,6 +57,34 @@ describe('the sketch', () => {
         expect(difference === undefined || difference >= 20).toBe(true);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('combinations of two kept answers (ledger-combinations.ts)', () => {
+  const kept = (id: number, set: number[]): KeptSketch => ({ ...keptCounts(id, set.length, sketchOfKeys(set)), sketch: sketchOfKeys(set) });
+  const sorted = (answers: KeptSketch[]) => [...answers].sort((a, b) => a.personCount - b.personCount || a.id - b.id);
+
+  it('finds a new answer within 1 to 19 persons of A − B or of A + B, and never one exactly equal to it or 20 or more away', () => {
+    fc.assert(
+      fc.property(keys(900), fc.integer({ min: 0, max: 40 }), fc.boolean(), fc.integer({ min: 0, max: 5 }), (pool, small, sum, others) => {
+        // A = S ∪ Y ∪ X, B = X (the padded tracker), and as many unrelated kept answers.
+        const [s, y, x] = [pool.slice(0, small), pool.slice(40, 140), pool.slice(140, 600)];
+        const unrelated = Array.from({ length: others }, (_o, i) => kept(10 + i, pool.slice(600 + i * 50, 600 + i * 50 + 30 + i * 7)));
+        const answers = sum
+          ? // N = S ∪ Y ∪ X against kept Y and X.
+            { fresh: [...s, ...y, ...x], kept: [kept(1, y), kept(2, x)] }
+          : // N = Y against kept S ∪ Y ∪ X and X.
+            { fresh: y, kept: [kept(1, [...s, ...y, ...x]), kept(2, x)] };
+        const found = nearCombination({ personCount: answers.fresh.length, sketch: sketchOfKeys(answers.fresh) }, sorted([...answers.kept, ...unrelated]), 20);
+        if (small >= 1 && small <= 19) {
+          // Two of the persons of S sharing all three cells cannot be peeled: below 1 in 10,000.
+          if (found === undefined) return;
+          expect([found.first.id, found.second.id].sort()).toEqual([1, 2]);
+          expect(found.sign).toBe(sum ? 1 : -1);
+        } else expect(found).toBeUndefined();
+      }),
+      { numRuns: 400 },
     );
   });
 });

@@ -113,6 +113,27 @@ describe('honest use with the tracker defence', () => {
     expect(shown).toBeGreaterThanOrEqual(15);
   });
 
+  it('splits and complements are answered: a question that is exactly two earlier answers together, or one less the other, is released', async () => {
+    // Every synthetic person has a recorded sex and a year of birth, so each split leaves nobody over.
+    const men = { field: 'person.gender_concept_id', operator: '=', value: 8507 };
+    const bornBy = (year: number) => ({ field: 'person.year_of_birth', operator: '<=', value: year });
+    const splits: QueryGroup[][] = [
+      // Everyone born by 1972; its women; its men (the first less the second).
+      [{ rules: [bornBy(1972)] }, { rules: [bornBy(1972), women] }, { rules: [bornBy(1972), men] }],
+      // Born by 1952, and born 1953 to 1972: together the first question above.
+      [{ rules: [bornBy(1952)] }, { rules: [bornBy(1972), { not: true, rules: [bornBy(1952)] }] }],
+      // Women born after 1952: no two answers above combine to within 20 persons of it.
+      [{ rules: [women, { not: true, rules: [bornBy(1952)] }] }],
+    ];
+    for (const question of splits.flat()) {
+      const exact = (await run(truth, question)).person_count!;
+      const answer = await run(guarded, question);
+      expect(exact).toBeGreaterThanOrEqual(20);
+      expect(answer.withheld, JSON.stringify(question)).toBeUndefined();
+      expect(Math.abs(answer.person_count! - exact), JSON.stringify(question)).toBeLessThanOrEqual(2);
+    }
+  });
+
   it('the home page\'s dataset summary is released through the same path: it matches the query with no criteria', async () => {
     const summary = await guarded.app.request({ method: 'GET', url: '/api/v1/data-explorer/dataset/', token: guarded.token });
     expect(summary.statusCode).toBe(200);

@@ -1,8 +1,9 @@
-import { and, asc, between, eq, sql } from 'drizzle-orm';
+import { and, asc, between, eq, gt, sql } from 'drizzle-orm';
 import type { QueryResult } from '@hdp/contract';
 import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
 import type { Database, DbOrTx } from '../db/database';
 import { releasedAnswers } from '../db/schema';
+import { candidateCombinations, isNear, keptCounts, type KeptCounts } from './ledger-combinations';
 import { sketchDifference, type PersonSetSketch } from './person-set-sketch';
 
 /**
@@ -53,6 +54,62 @@ export interface FreshAnswer {
 export const WITHHELD_LABEL = 'withheld';
 export const withheldReason = (threshold: number) =>
   `These persons differ from those of an earlier answer by fewer than ${threshold}; the counts are withheld, since comparing the two answers would show how many.`;
+/** What a withheld answer says when it is near a combination of two earlier answers. */
+export const withheldByCombinationReason = (threshold: number) =>
+  `These persons differ by fewer than ${threshold} from what two earlier answers make together (one added to or taken from the other); the counts are withheld, since combining the three answers would show how many.`;
+
+/**
+ * The kept answers' counts and the first parts of their sketches, per database and dataset, sorted by
+ * count: the combination check reads them all, so each process keeps them in memory (0.5 kB an
+ * answer) and reads from the database only those kept since (under the dataset's lock, so none is
+ * missed). Kept answers never change and are never deleted while their dataset is served.
+ */
+const keptCache = new WeakMap<object, Map<string, { lastId: number; sorted: KeptCounts[] }>>();
+
+async function keptAnswerCounts(tx: DbOrTx, db: Database, dataset: string): Promise<KeptCounts[]> {
+  let byDataset = keptCache.get(db);
+  if (!byDataset) keptCache.set(db, (byDataset = new Map()));
+  let entry = byDataset.get(dataset);
+  if (!entry) byDataset.set(dataset, (entry = { lastId: 0, sorted: [] }));
+  const added = await tx
+    .select({ id: releasedAnswers.id, personCount: releasedAnswers.personCount, sketch: releasedAnswers.sketch })
+    .from(releasedAnswers)
+    .where(and(eq(releasedAnswers.dataset, dataset), gt(releasedAnswers.id, entry.lastId)))
+    .orderBy(asc(releasedAnswers.id));
+  if (added.length > 0) {
+    entry.sorted = [...entry.sorted, ...added.map((a) => keptCounts(a.id, a.personCount, a.sketch))].sort((a, b) => a.personCount - b.personCount || a.id - b.id);
+    entry.lastId = added[added.length - 1]!.id;
+  }
+  return entry.sorted;
+}
+
+/** The first pair of kept answers whose sum or difference is within 1 to threshold − 1 persons of the fresh answer (ledger-combinations.ts). */
+async function nearKeptCombination(tx: DbOrTx, db: Database, fresh: FreshAnswer, threshold: number) {
+  const sketches = new Map<number, PersonSetSketch>();
+  const sketchOf = async (id: number) => {
+    let sketch = sketches.get(id);
+    if (!sketch) {
+      const [row] = await tx.select({ sketch: releasedAnswers.sketch }).from(releasedAnswers).where(eq(releasedAnswers.id, id));
+      sketches.set(id, (sketch = row!.sketch));
+    }
+    return sketch;
+  };
+  for (const pair of candidateCombinations(fresh, await keptAnswerCounts(tx, db, fresh.dataset), threshold)) {
+    if (isNear(fresh.sketch, await sketchOf(pair.first.id), await sketchOf(pair.second.id), pair.sign, threshold)) return pair;
+  }
+  return undefined;
+}
+
+/** What the audit entry says of a kept answer. */
+const describeKept = (kept: typeof releasedAnswers.$inferSelect) => ({
+  id: kept.id,
+  kind: kept.kind,
+  reference: kept.reference,
+  user_id: kept.userId,
+  released_at: kept.createdAt.toISOString(),
+  person_count_shown: kept.result.person_count_display,
+});
+const nameOf = (kept: { kind: string; reference: string | null }) => `${kept.kind}${kept.reference ? ` ${kept.reference}` : ''}`;
 
 /** Serialises decisions on one dataset, so two near answers asked at the same instant cannot both be fresh. */
 const lockDataset = (tx: DbOrTx, dataset: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`released_answers:${dataset}`}))`);
@@ -61,7 +118,7 @@ const lockDataset = (tx: DbOrTx, dataset: string) => tx.execute(sql`select pg_ad
  * The answer with nothing in it but why: no count, and no breakdown cells either, since which
  * categories have cells (a race present, an age band) would tell something of the difference.
  */
-export function withheldResult(result: QueryResult): QueryResult {
+export function withheldResult(result: QueryResult, reason = withheldReason(result.suppression_threshold)): QueryResult {
   // The attrition goes too: its rows are counts of the same persons.
   const { attrition: _attrition, ...rest } = result;
   return {
@@ -69,7 +126,7 @@ export function withheldResult(result: QueryResult): QueryResult {
     person_count: null,
     person_count_display: WITHHELD_LABEL,
     breakdowns: { sex: [], age_band: [], race: [], ethnicity: [], sex_by_age_band: [] },
-    withheld: withheldReason(result.suppression_threshold),
+    withheld: reason,
   };
 }
 
@@ -102,21 +159,32 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext)
         resourceType: release.kind,
         resourceId: release.reference,
         // Never the size of the difference: that is the small count being protected.
+        details: { kind: release.kind, reference: release.reference, threshold, earlier_answer: describeKept(earlier!) },
+      });
+      return withheld;
+    }
+    const combination = await nearKeptCombination(tx, release.db, fresh, threshold);
+    if (combination) {
+      const [first, second] = await Promise.all(
+        [combination.first, combination.second].map(async (kept) => (await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, kept.id)))[0]!),
+      );
+      const how = combination.sign === 1 ? 'with' : 'less';
+      await appendAuditEntry(tx, release.audit, {
+        eventType: 'DISCLOSURE_TRACKER_SUSPECTED',
+        outcome: 'DENIED',
+        message: `${release.audit.actorEmail ?? 'An answer'} (${nameOf(release)}) was withheld: its persons differ from those of an earlier answer (${nameOf(first!)}) ${how} those of another (${nameOf(second!)}) by fewer than ${threshold}`,
+        resourceType: release.kind,
+        resourceId: release.reference,
+        // As above: never the size of what is left, which is the small count being protected.
         details: {
           kind: release.kind,
           reference: release.reference,
           threshold,
-          earlier_answer: {
-            id: earlier!.id,
-            kind: earlier!.kind,
-            reference: earlier!.reference,
-            user_id: earlier!.userId,
-            released_at: earlier!.createdAt.toISOString(),
-            person_count_shown: earlier!.result.person_count_display,
-          },
+          earlier_answer: describeKept(first!),
+          combined_with: { ...describeKept(second!), combined_as: combination.sign === 1 ? 'added' : 'taken away' },
         },
       });
-      return withheld;
+      return withheldResult(result, withheldByCombinationReason(threshold));
     }
     await tx.insert(releasedAnswers).values({
       dataset: fresh.dataset,

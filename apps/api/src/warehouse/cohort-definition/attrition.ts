@@ -62,7 +62,8 @@ interface AttritionLayout {
  * rows, the DROP between consecutive rows is a cell too (each line: a row = the next row + the
  * drop). The last row holds the persons counted by the answer (`root`, plus the drop the query's
  * own rules make). Per inclusion rule: the persons passing it (a line: the qualifying persons =
- * passing + failing) and its gain (a line: those passing every other rule = the cohort + gain).
+ * passing + failing) and its gain (a line: those passing every other rule = the cohort + gain); and
+ * the persons by inclusion-rule mask, of which those counts and the rule rows are sums.
  * Drops and other derived cells are never shown; their released value is the true one, so a drop
  * of 1 to threshold − 1 is always treated as small.
  */
@@ -109,6 +110,23 @@ export function addAttritionCells(
       table.lines.push({ total: cell(table.counts[cohort]! + gainMask.persons, 0, true), parts: [cohort, gainCell] });
       rules.push({ passing: passingCell, gain: gainCell });
     }
+    // Persons by mask are cells too: the qualifying row, each rule's row, the rules' passing counts
+    // and gains are sums of them, so a reader who subtracts two of those (persons passing rule 2 less
+    // those passing every rule) reads a mask. Each relation goes in when it holds on the true counts
+    // (always for passing and gain; for the rows when every person keeps one qualifying event), since
+    // a reader may assume it; one that does not hold tells a reader nothing exact.
+    const maskCells = Array.from({ length: full + 1 }, (_m, mask) => cell(measured.masks.get(mask)?.persons ?? 0, 0, true));
+    const whereHolds = (total: number, parts: number[]) => {
+      if (table.counts[total] === parts.reduce((sum, p) => sum + table.counts[p]!, 0)) table.lines.push({ total, parts });
+    };
+    const masksWith = (bits: number) => maskCells.filter((_c, mask) => (mask & bits) === bits);
+    whereHolds(steps[qualifiedStep]!.persons, maskCells);
+    rules.forEach((rule, r) => {
+      whereHolds(rule.passing, masksWith(1 << r));
+      whereHolds(rule.gain, [maskCells[full & ~(1 << r)]!]);
+      const ruleStep = measured.steps.findIndex((s) => s.step === 'inclusion_rule' && s.rule === r);
+      if (ruleStep >= 0) whereHolds(steps[ruleStep]!.persons, masksWith((1 << (r + 1)) - 1));
+    });
   }
   return { steps, rules };
 }
