@@ -91,6 +91,18 @@ test('the audit log names the cohort and the workbench of a release, and the wor
     );
     for (const message of await messages.all()) expect(await message.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true);
   } finally {
+    // Stopped once started (a start under way cannot be stopped), so that its home is unmounted.
+    await notebookReaches(researcher, workbench.id, notebook.id, ['RUNNING', 'FAILED', 'STOPPED']);
     await researcher.answer('POST', `/workbenches/${workbench.id}/notebooks/${notebook.id}/stop/`);
+    await notebookReaches(researcher, workbench.id, notebook.id, ['STOPPED', 'FAILED']);
   }
 });
+
+async function notebookReaches(api: Awaited<ReturnType<typeof apiAs>>, workbenchId: string, notebookId: string, states: readonly string[]): Promise<void> {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    const list = await api.call<{ notebooks: { id: string; status: string }[] }>('GET', `/workbenches/${workbenchId}/notebooks/`);
+    if (states.includes(list.notebooks.find((n) => n.id === notebookId)?.status ?? '')) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`the notebook did not reach ${states.join(' or ')}`);
+}
