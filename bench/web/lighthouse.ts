@@ -75,11 +75,11 @@ function measurementOf(lhr: Result): Measurement {
 }
 
 /** Signs the browser's default profile in through the sign-in form, so Lighthouse's tabs share the session cookie. */
-async function signInBrowser(port: number, webUrl: string): Promise<void> {
+async function signInBrowser(port: number, webUrl: string, account: (typeof ACCOUNTS)[keyof typeof ACCOUNTS]): Promise<void> {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   const page = await browser.contexts()[0]!.newPage();
-  await signIn(page, ACCOUNTS.admin, `${webUrl}/api/auth/signin`);
-  await page.getByTestId('current-user').filter({ hasText: ACCOUNTS.admin.name }).waitFor();
+  await signIn(page, account, `${webUrl}/api/auth/signin`);
+  await page.getByTestId('current-user').filter({ hasText: account.name }).waitFor();
   // Until React has taken the page over, the browser has not yet told the server its time zone (a
   // cookie), without which the server leaves the lists' rows for the browser to read.
   await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
@@ -111,13 +111,19 @@ async function lighthouseRoutes(webUrl: string, fixtures: RouteFixtures): Promis
   const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] };
   const results: PageFigures[] = [];
   try {
-    // Signed-out pages first, while the browser has no session; then the signed-in ones.
-    const ordered = [...routes.filter((route) => !route.signedIn), ...routes.filter((route) => route.signedIn)];
-    let signedIn = false;
+    // Signed-out pages first, while the browser has no session; then the administrator's, then
+    // those of other roles (a sign-in replaces the session).
+    const ordered = [
+      ...routes.filter((route) => !route.signedIn),
+      ...routes.filter((route) => route.signedIn && !route.account),
+      ...routes.filter((route) => route.signedIn && route.account),
+    ];
+    let signedInAs: keyof typeof ACCOUNTS | null = null;
     for (const route of ordered) {
-      if (route.signedIn && !signedIn) {
-        await signInBrowser(chrome.port, webUrl);
-        signedIn = true;
+      const account = route.account ?? 'admin';
+      if (route.signedIn && signedInAs !== account) {
+        await signInBrowser(chrome.port, webUrl, ACCOUNTS[account]);
+        signedInAs = account;
       }
       const url = `${webUrl}${route.path(fixtures)}`;
       const measured: Measurement[] = [];

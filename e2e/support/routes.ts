@@ -10,6 +10,9 @@ export interface RouteFixtures {
   workbenchName: string;
   /** The invitation link's path and fragment (`/accept-invitation#token=…`). */
   invitationPath: string;
+  /** A release request of that workbench, and its title. */
+  releaseRequestId: string;
+  releaseRequestTitle: string;
 }
 
 /** One page of the web app as a person opens it. */
@@ -21,6 +24,8 @@ export interface AppRoute {
   page: string;
   /** Whether it is opened with an administrator's session (signed-in pages) or without one. */
   signedIn: boolean;
+  /** A page for another role than the administrator's: whose session opens it instead. */
+  account?: 'steward';
   /** The address to open. */
   path(fixtures: RouteFixtures): string;
   /** The heading the page shows once it has rendered, to tell the page from a redirect or an error. */
@@ -48,6 +53,11 @@ export const APP_ROUTES: readonly AppRoute[] = [
   { page: '/documents', signedIn: true, path: fixed('/documents'), heading: () => 'Documents' },
   { page: '/audit-log', signedIn: true, path: fixed('/audit-log'), heading: () => 'Audit Log' },
   { page: '/account', signedIn: true, path: fixed('/account'), heading: () => 'Your account' },
+  { page: '/review-outputs', signedIn: true, account: 'steward', path: fixed('/review-outputs'), heading: () => 'Review outputs' },
+  {
+    page: '/workbenches/[workbenchId]/outputs/[requestId]', signedIn: true,
+    path: (f) => `/workbenches/${f.workbenchId}/outputs/${f.releaseRequestId}`, heading: (f) => f.releaseRequestTitle,
+  },
   { page: '/signout', signedIn: true, path: fixed('/signout'), heading: () => 'Sign out' },
   { page: '/api/auth/signin', signedIn: false, path: fixed('/api/auth/signin'), heading: () => /^Sign in to / },
   { page: '/accept-invitation', signedIn: false, path: (f) => f.invitationPath, heading: () => 'Accept your invitation' },
@@ -62,7 +72,7 @@ const WOMEN = { combinator: 'and', rules: [{ field: 'person.gender_concept_id', 
 /**
  * Makes the records the routes need through the real API (E2E_API_URL, E2E_DATA_DIR set): the
  * administrator runs a query, keeps its result as a cohort, publishes it, opens a workbench with it
- * (waiting until its files are written) and invites someone.
+ * (waiting until its files are written), starts a release request in it and invites someone.
  */
 export async function prepareRouteFixtures(): Promise<RouteFixtures> {
   const stamp = Date.now();
@@ -83,11 +93,16 @@ export async function prepareRouteFixtures(): Promise<RouteFixtures> {
     if (state === 'FAILED' || attempt > 120) throw new Error(`the workbench for the page weights did not become ready (${state})`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+  const releaseRequestTitle = `Tables for page weights (${stamp})`;
+  const request = await admin.call<{ id: string }>('POST', `/workbenches/${workbench.id}/release-requests/`, { title: releaseRequestTitle });
   const invitee = `page.weights.${stamp}@example.org`;
   const invitedAt = Date.now() - 1_000;
   await admin.call('POST', '/users/', { invitations: [{ email: invitee, roles: ['RESEARCHER'] }] });
   const link = new URL(await invitationLinkFor(invitee, { after: invitedAt }));
-  return { cohortId: cohort.id, cohortName, workbenchId: workbench.id, workbenchName, invitationPath: `${link.pathname}${link.hash}` };
+  return {
+    cohortId: cohort.id, cohortName, workbenchId: workbench.id, workbenchName, invitationPath: `${link.pathname}${link.hash}`,
+    releaseRequestId: request.id, releaseRequestTitle,
+  };
 }
 
 /** The routes named in a comma-separated list of pages (e.g. `/users,/audit-log`); all when the list is empty. */

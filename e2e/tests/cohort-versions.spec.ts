@@ -1,9 +1,8 @@
-import http from 'node:http';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../support/stack';
 import { apiAs, savedAndRunQuery } from '../support/api';
 import { invitationLinkFor } from '../support/outbox';
+import { reloadWarehouse } from '../support/warehouse';
 import { expectShell, seriousViolations, signIn } from '../support/pages';
 
 /**
@@ -34,23 +33,6 @@ interface CohortAnswer {
 
 const stepHeading = (page: Page) => page.getByRole('heading', { level: 2, name: /^Step \d of 4/ });
 const cohortRow = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
-
-/** Runs a load through the running API's control socket (what `hdp generate` does), as an operator reloading the warehouse. */
-function reloadWarehouse(): Promise<void> {
-  const socketPath = path.join(process.env.E2E_DATA_DIR!, 'control.sock');
-  // The same dataset as the first start's (DEMO_PERSONS, DEMO_SEED): the data do not change, but it
-  // is a new load, so cohort versions taken before can no longer be released.
-  const body = JSON.stringify({ kind: 'synthetic', persons: 10_000, seed: 20_240_501 });
-  return new Promise((resolve, reject) => {
-    const request = http.request({ socketPath, path: '/warehouse/load', method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`reload: ${response.statusCode} ${text}`))));
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
-}
 
 async function waitForRelease(workbenchId: string, version: number): Promise<void> {
   const researcher = await apiAs(ACCOUNTS.researcher);

@@ -52,3 +52,57 @@ test('the audit log names the query it ran, beside its id, and shows messages in
   expect(await message.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true);
   expect(await seriousViolations(page), 'audit log').toEqual([]);
 });
+
+test('the audit log names the cohort and the workbench of a release, and the workbench of a notebook event', async ({ page }) => {
+  test.setTimeout(180_000);
+  const cohortName = `Audited cohort (${stamp})`;
+  const workbenchName = `Audited workbench (${stamp})`;
+  const notebookName = `Audited notebook (${stamp})`;
+  const { executionId } = await savedAndRunQuery(ACCOUNTS.researcher, `Audited release (${stamp})`, WOMEN);
+  const researcher = await apiAs(ACCOUNTS.researcher);
+  const cohort = await researcher.call<{ id: string }>('POST', '/cohorts/', { name: cohortName, tags: ['audit'], executionId });
+  await (await apiAs(ACCOUNTS.steward)).call('PATCH', `/cohorts/${cohort.id}/`, { status: 'PUBLISHED' });
+  const workbench = await researcher.call<{ id: string }>('POST', '/workbenches/', {
+    name: workbenchName,
+    purpose: 'To check that the audit log names the cohort and workbench of every release it records.',
+    cohorts: [{ id: cohort.id }],
+  });
+  for (let attempt = 0; ; attempt++) {
+    const { state } = await researcher.call<{ state: string }>('GET', `/workbenches/${workbench.id}/`);
+    if (state === 'READY') break;
+    if (state === 'FAILED' || attempt > 240) throw new Error(`the release did not finish (${state})`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const notebook = await researcher.call<{ id: string }>('POST', `/workbenches/${workbench.id}/notebooks/`, { name: notebookName, environment: 'python3-datascience' });
+
+  try {
+    await signIn(page, ACCOUNTS.auditor);
+    await expectShell(page, ACCOUNTS.auditor.name);
+    await page.goto('/audit-log');
+    // Searching the workbench's name finds the release and the notebook made in it.
+    await page.getByPlaceholder('Search messages, actors, resources').fill(workbenchName);
+    await page.getByPlaceholder('Search messages, actors, resources').press('Enter');
+    const messages = page.getByTestId('audit-message');
+    await expect(messages.filter({ hasText: 'was released to' }).first()).toContainText(
+      new RegExp(`Cohort "${cohortName.replace(/[()]/g, '\\$&')}" \\(version 1, [\\d,]+ persons\\) was released to workbench "${workbenchName.replace(/[()]/g, '\\$&')}" \\(${workbench.id}\\)`),
+    );
+    await expect(messages.filter({ hasText: 'created notebook' }).first()).toContainText(
+      `${ACCOUNTS.researcher.email} created notebook "${notebookName}" in workbench "${workbenchName}" (${workbench.id})`,
+    );
+    for (const message of await messages.all()) expect(await message.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true);
+  } finally {
+    // Stopped once started (a start under way cannot be stopped), so that its home is unmounted.
+    await notebookReaches(researcher, workbench.id, notebook.id, ['RUNNING', 'FAILED', 'STOPPED']);
+    await researcher.answer('POST', `/workbenches/${workbench.id}/notebooks/${notebook.id}/stop/`);
+    await notebookReaches(researcher, workbench.id, notebook.id, ['STOPPED', 'FAILED']);
+  }
+});
+
+async function notebookReaches(api: Awaited<ReturnType<typeof apiAs>>, workbenchId: string, notebookId: string, states: readonly string[]): Promise<void> {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    const list = await api.call<{ notebooks: { id: string; status: string }[] }>('GET', `/workbenches/${workbenchId}/notebooks/`);
+    if (states.includes(list.notebooks.find((n) => n.id === notebookId)?.status ?? '')) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`the notebook did not reach ${states.join(' or ')}`);
+}

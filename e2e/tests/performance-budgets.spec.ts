@@ -12,7 +12,8 @@ import { BUDGETS_FILE, readBudgets, routeBudget } from '../../bench/web/budgets'
 const budgets = readBudgets();
 const budgetsFile = path.relative(ROOT, BUDGETS_FILE);
 let fixtures: RouteFixtures;
-let signedInState: string;
+/** The saved session of each account that opens a page: the administrator's, and the roles' named by a route. */
+const sessionFile = (account: keyof typeof ACCOUNTS) => path.join(process.env.E2E_DATA_DIR!, 'performance-budgets', `${account}-session.json`);
 
 test.describe('first-load JavaScript budgets', () => {
   test.beforeAll(async ({ browser }) => {
@@ -20,21 +21,22 @@ test.describe('first-load JavaScript budgets', () => {
     // Made once per run and kept beside the stack's data: a failed test restarts the worker, and
     // the pages after it reuse the records and the session instead of making them again.
     const saved = path.join(process.env.E2E_DATA_DIR!, 'performance-budgets');
-    signedInState = path.join(saved, 'admin-session.json');
     const fixturesFile = path.join(saved, 'fixtures.json');
     if (fs.existsSync(fixturesFile)) {
       fixtures = JSON.parse(fs.readFileSync(fixturesFile, 'utf8')) as RouteFixtures;
       return;
     }
     fixtures = await prepareRouteFixtures();
-    // The administrator's session, made through the real sign-in form, for the signed-in pages.
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await signIn(page, ACCOUNTS.admin);
-    await expect(page.getByTestId('current-user')).toContainText(ACCOUNTS.admin.name);
+    // The sessions, made through the real sign-in form, for the signed-in pages.
     fs.mkdirSync(saved, { recursive: true });
-    await context.storageState({ path: signedInState });
-    await context.close();
+    for (const account of new Set(['admin' as const, ...APP_ROUTES.flatMap((route) => (route.account ? [route.account] : []))])) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await signIn(page, ACCOUNTS[account]);
+      await expect(page.getByTestId('current-user')).toContainText(ACCOUNTS[account].name);
+      await context.storageState({ path: sessionFile(account) });
+      await context.close();
+    }
     fs.writeFileSync(fixturesFile, JSON.stringify(fixtures));
   });
 
@@ -46,7 +48,7 @@ test.describe('first-load JavaScript budgets', () => {
     test(`${route.page} loads no more JavaScript than its budget`, async ({ browser }) => {
       const budget = routeBudget(budgets, route.page);
       // A fresh context: an empty cache, as on a first visit.
-      const context = await browser.newContext(route.signedIn ? { storageState: signedInState } : {});
+      const context = await browser.newContext(route.signedIn ? { storageState: sessionFile(route.account ?? 'admin') } : {});
       const page = await context.newPage();
       const scripts: Promise<{ url: string; bytes: number }>[] = [];
       page.on('requestfinished', (request) => {

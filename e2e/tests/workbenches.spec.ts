@@ -156,7 +156,7 @@ test.describe.serial('workbenches', () => {
     await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
   });
 
-  test('an edit from a stale tab is refused with the refresh prompt', async ({ page, context }) => {
+  test('an edit from a stale tab is refused above the buttons, keeping the edits', async ({ page, context }) => {
     test.setTimeout(120_000);
     await openWorkbenchesAs(page, ACCOUNTS.researcher);
     await page.getByRole('link', { name: workbenchName, exact: true }).click();
@@ -181,17 +181,28 @@ test.describe.serial('workbenches', () => {
     for (let step = 0; step < 3; step++) await page.getByRole('button', { name: 'Next' }).click();
     expect(await seriousViolations(page), 'edit review step').toEqual([]);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    const toast = page.locator('.ant-notification-notice').filter({ hasText: 'Someone else changed this workbench while you were editing it' });
-    await expect(toast).toBeVisible();
-    // In plain words: who, and when in local time (no field name, no UTC timestamp).
-    await expect(toast).toContainText(`This workbench was changed by ${ACCOUNTS.researcher.name} (${ACCOUNTS.researcher.email}) on `);
-    await expect(toast).not.toContainText('version:');
-    await expect(toast).not.toContainText(/\d{2}:\d{2}:\d{2}\.\d{3}Z/);
-    await expect(toast.getByRole('link', { name: 'Please refresh the page.' })).toBeVisible();
+    // Said above the buttons, not in a toast over them: who, and when in local time (no field name,
+    // no UTC timestamp), and that the edits are kept.
+    const stale = page.getByRole('alert').filter({ hasText: 'Someone else saved this workbench while you were editing it' });
+    await expect(stale).toBeVisible();
+    await expect(page.locator('.ant-notification-notice')).toHaveCount(0);
+    await expect(stale).toContainText(`This workbench was changed by ${ACCOUNTS.researcher.name} (${ACCOUNTS.researcher.email}) on `);
+    await expect(stale).toContainText('Your edits are kept.');
+    await expect(stale).not.toContainText('version:');
+    await expect(stale).not.toContainText(/\d{2}:\d{2}:\d{2}\.\d{3}Z/);
+    const [alertBox, backBox, saveBox] = await Promise.all([
+      stale.boundingBox(),
+      page.getByRole('button', { name: 'Back' }).boundingBox(),
+      page.getByRole('button', { name: 'Save', exact: true }).boundingBox(),
+    ]);
+    for (const button of [backBox!, saveBox!]) expect(alertBox!.y + alertBox!.height, 'the alert ends above the buttons').toBeLessThanOrEqual(button.y);
+    await expect(page.getByRole('button', { name: 'Back' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
     await expect(page).toHaveURL(editUrl);
+    expect(await seriousViolations(page), 'stale edit said above the buttons').toEqual([]);
 
-    // The refresh loads the version saved in the other tab, and offers the user's own edits again.
-    await toast.getByRole('link', { name: 'Please refresh the page.' }).click();
+    // Loading the saved version shows the one saved in the other tab, and offers the user's own edits again.
+    await stale.getByRole('button', { name: 'Load the saved version' }).click();
     await expect(page.getByLabel('Name')).toHaveValue(workbenchName);
     await expect(page.getByLabel('Research purpose')).toHaveValue(/eGFR/);
     const unsaved = page.getByRole('status').filter({ hasText: 'Your earlier edits were not saved' });

@@ -255,5 +255,4 @@ export const QueryExecution = z
   .meta({ id: 'QueryExecution' });
 export type QueryExecution = z.infer<typeof QueryExecution>;
 
-/** Detail of the 404 when a saved query has no execution yet (spec §8). */
-export const QUERY_NOT_EXECUTED = 'Query has not been executed yet.';
+export { QUERY_NOT_EXECUTED } from '../query-details';

@@ -6,7 +6,7 @@ import { createApi } from '@reduxjs/toolkit/query';
 import { createRawBaseQuery } from '@/lib/api/base-query';
 import { authSlice } from '@/lib/auth/auth-slice';
 import { createApiErrorListener, handleFailedCall, notifyUnexpectedError, type ErrorHandlerDeps, type FailedCall } from './api-error-handler';
-import { QUERY_NOT_EXECUTED } from './error-catalogue';
+import { QUERY_NOT_EXECUTED } from '@hdp/contract/query-details';
 import { DescriptionWithRefresh, REFRESH_PROMPT } from './refresh-prompt';
 import type { Toast } from './notifier';
 
@@ -65,25 +65,20 @@ describe('handleFailedCall', () => {
     expect(deps.reporter.report).not.toHaveBeenCalled();
   });
 
-  it('prompts a refresh, logs and reports an unexpected workbench conflict with its full context', async () => {
-    const { deps, toasts } = fakeDeps();
-    const failed = call({
-      endpoint: 'updateWorkbench', method: 'PUT', status: 409, response: { detail: 'Edited elsewhere.' },
-      args: { workbenchId: 'w1', body: { name: 'n' } }, url: 'http://localhost/api/v1/workbenches/w1/',
-    });
-    handleFailedCall(failed, deps);
-
-    expect(toasts[0]).toMatchObject({ type: 'error', title: 'Someone else changed this workbench while you were editing it', duration: 0 });
+  it('offers a refresh link that reloads the page', async () => {
     const reload = vi.fn();
-    const description = toasts[0]!.description as React.ReactElement<{ description: string }>;
-    render(<DescriptionWithRefresh description={description.props.description} reload={reload} />);
+    render(<DescriptionWithRefresh description="Edited elsewhere." reload={reload} />);
     expect(screen.getByText('Edited elsewhere.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('link', { name: REFRESH_PROMPT }));
     expect(reload).toHaveBeenCalledOnce();
+  });
 
-    const context = { endpoint: 'updateWorkbench', method: 'PUT', status: 409, args: failed.args, response: failed.response, url: failed.url };
-    expect(deps.logError).toHaveBeenCalledWith('Unexpected API error', context);
-    expect(deps.reporter.report).toHaveBeenCalledWith(expect.any(Error), context);
+  it('shows no toast and reports nothing for a stale workbench edit (the wizard says it above its buttons)', () => {
+    const { deps, toasts } = fakeDeps();
+    handleFailedCall(call({ endpoint: 'updateWorkbench', method: 'PUT', status: 409, response: { detail: 'version: this workbench was changed by Stella at 2026-11-26T16:24:54.013Z.' } }), deps);
+    expect(toasts).toEqual([]);
+    expect(deps.logError).not.toHaveBeenCalled();
+    expect(deps.reporter.report).not.toHaveBeenCalled();
   });
 
   it('reports "Something went wrong" failures', () => {

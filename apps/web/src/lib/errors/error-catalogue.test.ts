@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { QUERY_NOT_EXECUTED } from '@hdp/contract/query-details';
 import { formatDateTime } from '@/lib/dates/local-times';
 import {
   COHORT_TRY_AGAIN,
+  detailInWords,
   DOCUMENT_TRY_AGAIN,
   ERROR_CATALOGUE,
   findCatalogueEntry,
   NOTEBOOK_CREATION_FALLBACK,
   NOTEBOOK_TRY_AGAIN,
   presentError,
-  QUERY_NOT_EXECUTED,
   SOMETHING_WENT_WRONG,
   UNREACHABLE_DESCRIPTION,
   UNREACHABLE_TITLE,
@@ -52,14 +53,9 @@ const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[
     })),
   ),
   {
-    name: 'workbench update 409',
+    name: 'workbench update 409 for a stale version: no toast (the wizard says it above its buttons)',
     failure: { endpoint: 'updateWorkbench', status: 409, detail: 'version: this workbench was changed by Stella (stella@example.org) at 2026-11-26T16:24:54.013Z (it is now at version 2).' },
-    expected: {
-      type: 'error', message: 'Someone else changed this workbench while you were editing it',
-      // In plain words: no field name, the time in local time.
-      description: `This workbench was changed by Stella (stella@example.org) on ${formatDateTime('2026-11-26T16:24:54.013Z')} (it is now at version 2).`,
-      refreshPrompt: true, unexpected: true,
-    },
+    expected: { type: 'error', message: undefined, description: undefined, refreshPrompt: false, unexpected: false },
   },
   {
     name: 'workbench update 409 for a name already used: no toast (the wizard marks the name)',
@@ -313,5 +309,13 @@ describe('the error catalogue', () => {
     ['dashboard tokens the server failed', { endpoint: 'getVisualisationToken', status: 500 }],
   ])('falls back to "Something went wrong" for %s', (_name, failure) => {
     expect(presentError(failure)).toMatchObject({ message: SOMETHING_WENT_WRONG, unexpected: true });
+  });
+});
+
+describe('detailInWords', () => {
+  it('drops the field a refusal names and writes its UTC times in local time', () => {
+    expect(detailInWords('version: this workbench was changed by Stella (stella@example.org) at 2026-11-26T16:24:54.013Z (it is now at version 2).')).toBe(
+      `This workbench was changed by Stella (stella@example.org) on ${formatDateTime('2026-11-26T16:24:54.013Z')} (it is now at version 2).`,
+    );
   });
 });

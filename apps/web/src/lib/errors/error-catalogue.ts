@@ -1,4 +1,5 @@
 import type { RouteId } from '@hdp/contract';
+import { QUERY_NOT_EXECUTED } from '@hdp/contract/query-details';
 import { withLocalTimes } from '@/lib/dates/local-times';
 
 /** Client-side failures that have no HTTP status (from RTK Query's fetchBaseQuery). */
@@ -53,7 +54,6 @@ export const WORKBENCH_EDITS_WITH_ERRORS =
 export const WORKBENCH_TRY_AGAIN = 'Please check the workbench and try again.';
 export const NOTEBOOK_CREATION_FALLBACK = 'Sorry, there was an error in creating your notebook. Please try again.';
 export const NOTEBOOK_TRY_AGAIN = 'Check its status in the list and try again.';
-export const QUERY_NOT_EXECUTED = 'Query has not been executed yet.';
 export const DOCUMENT_TRY_AGAIN = 'Please try again.';
 export const COHORT_TRY_AGAIN = 'Sorry, that did not work. Please try again.';
 export const SOMETHING_WENT_WRONG = 'Something went wrong';
@@ -87,12 +87,9 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = [
   // A name already used is the user's to change, not a stale page: the wizard goes back to the name
   // and marks it with the server's words (quoting the existing workbench's name); no toast.
   { endpoints: ['updateWorkbench', 'createWorkbench'], statuses: [409], detailPrefix: 'name:', type: 'error' },
-  // Changed by someone else since the edit began: who and when in local time; the wizard keeps the
-  // user's edits to apply again after the refresh.
-  {
-    endpoints: ['updateWorkbench'], statuses: [409], message: 'Someone else changed this workbench while you were editing it',
-    description: SERVER_DETAIL, inWords: detailInWords, type: 'error', refreshPrompt: true, unexpected: true,
-  },
+  // Changed by someone else since the edit began: the wizard says who and when (local time) above
+  // its buttons, where a toast would cover them, and keeps the user's edits to apply again; no toast.
+  { endpoints: ['updateWorkbench'], statuses: [409], type: 'error' },
   // The rest of the change was applied: a warning that says what was left out and what to do.
   {
     endpoints: ['updateWorkbench', 'createWorkbench'], statuses: [418], message: 'Workbench Edits Submitted with Errors',

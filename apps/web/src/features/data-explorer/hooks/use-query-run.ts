@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { skipToken, type FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
-import { QUERY_NOT_EXECUTED, type QueryExecutionStatus, type QueryGroup, type QueryResult } from '@hdp/contract';
+import type { QueryExecutionStatus, QueryGroup, QueryResult } from '@hdp/contract';
+import { QUERY_NOT_EXECUTED } from '@hdp/contract/query-details';
 import { useAppSelector } from '@/app/hooks';
 import { selectDataExplorer } from '../slice';
 import { withoutIds } from '../query-tree';

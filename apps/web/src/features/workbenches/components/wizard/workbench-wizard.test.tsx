@@ -8,11 +8,12 @@ import { aCohort } from '@/test-support/cohort-fixtures';
 import { fakeApi, type RecordedCall } from '@/test-support/render';
 import { setNotifier, type Toast } from '@/lib/errors/notifier';
 import { WORKBENCH_EDITS_WITH_ERRORS } from '@/lib/errors/error-catalogue';
+import { formatDateTime } from '@/lib/dates/local-times';
 import { aWorkbench, COLLEAGUE, ME, PURPOSE } from '@/test-support/workbench-fixtures';
 import { clearDraft } from '../../wizard-storage';
 import WorkbenchWizard from './workbench-wizard';
 
-const router = { push: vi.fn(() => Promise.resolve(true)), replace: vi.fn(), pathname: '/workbenches/new', query: {}, isReady: true };
+const router = { push: vi.fn(() => Promise.resolve(true)), replace: vi.fn(), reload: vi.fn(), pathname: '/workbenches/new', query: {}, isReady: true };
 vi.mock('next/router', () => ({ useRouter: () => router }));
 
 const cohort = aCohort({ id: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a', name: 'Women with type 2 diabetes', status: 'PUBLISHED', person_count_display: '273', author: COLLEAGUE, published_by: COLLEAGUE });
@@ -49,6 +50,7 @@ beforeEach(() => {
   toasts = [];
   setNotifier({ show: (toast) => toasts.push(toast) });
   router.push.mockClear();
+  router.reload.mockClear();
 });
 afterEach(() => {
   setNotifier(null);
@@ -175,9 +177,11 @@ describe('the workbench wizard', { timeout: 60_000 }, () => {
     expect(sessionStorage.length).toBe(0);
   });
 
-  it('titles the edit steps, sends PUT with the version the edit began from and answers a stale version with the refresh prompt', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const calls = answering(() => ({ status: 409, body: { detail: 'stella@example.org changed this workbench at 10:42. Reload it to see their changes.' } }));
+  it('titles the edit steps, sends PUT with the version the edit began from and answers a stale version above the buttons, keeping the edits', async () => {
+    const calls = answering(() => ({
+      status: 409,
+      body: { detail: 'version: this workbench was changed by Stella (stella@example.org) at 2026-11-26T16:24:54.013Z (it is now at version 4; your edits were based on version 3). Reload it and make your edits again.' },
+    }));
     const workbench = aWorkbench({ version: 3 });
     renderWizard(makeStore(), workbench);
     for (const title of ['Description', 'Manage Data', 'Manage Users', 'Review']) expect(screen.getByText(title, { selector: '.ant-steps-item-title' })).toBeInTheDocument();
@@ -187,21 +191,25 @@ describe('the workbench wizard', { timeout: 60_000 }, () => {
     await next();
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
-    await waitFor(() => expect(toasts).toHaveLength(1));
+    const alert = await screen.findByRole('alert', { name: 'Someone else saved this workbench while you were editing it' });
     const put = calls.find((call) => call.method === 'PUT')!;
     expect(put.path).toBe(`/api/v1/workbenches/${workbench.id}/`);
     expect(put.body).toMatchObject({ version: 3, queries: [workbench.queries[0]!.id], cohorts: [{ id: workbench.cohorts[0]!.id, version: 1 }] });
-    expect(toasts[0]).toMatchObject({ type: 'error', title: 'Someone else changed this workbench while you were editing it', duration: 0 });
-    render(<>{toasts[0]!.description}</>);
-    expect(screen.getByText(/stella@example.org changed this workbench/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Please refresh the page.' })).toBeInTheDocument();
+    // Plain words, local time, no field name, and no advice to make the edits again: they are kept.
+    expect(alert).toHaveTextContent(`This workbench was changed by Stella (stella@example.org) on ${formatDateTime('2026-11-26T16:24:54.013Z')} (it is now at version 4; your edits were based on version 3).`);
+    expect(alert).not.toHaveTextContent('version:');
+    expect(alert).not.toHaveTextContent('make your edits again');
+    expect(alert).toHaveTextContent('Your edits are kept.');
+    expect(toasts).toEqual([]);
+    // A second Save would be refused the same way; Back stays.
+    await waitFor(() => expect(screen.getByText('Save', { selector: 'button *' }).closest('button')).toBeDisabled());
+    expect(screen.getByRole('button', { name: 'Back' })).toBeEnabled();
     expect(router.push).not.toHaveBeenCalled();
-    // The refresh must load the new version, not bring the stale draft back; the user's edits are kept apart.
+    // The reload must load the new version, not bring the stale draft back; the user's edits are kept apart.
     expect(sessionStorage.getItem('hdp.workbench-wizard')).toBeNull();
     expect(JSON.parse(sessionStorage.getItem('hdp.workbench-wizard.unsaved')!).workbenchId).toBe(workbench.id);
-    // Marked unexpected: it goes to the console (and the error reporter).
-    expect(logged).toHaveBeenCalledWith('Unexpected API error', expect.objectContaining({ endpoint: 'updateWorkbench', status: 409 }));
-    logged.mockRestore();
+    await userEvent.click(screen.getByRole('button', { name: 'Load the saved version' }));
+    expect(router.reload).toHaveBeenCalledOnce();
   });
 
   it('takes an edit refused for a name already used back to the name, marked with the reason, keeping the draft', async () => {

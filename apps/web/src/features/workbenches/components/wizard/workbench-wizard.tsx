@@ -3,6 +3,7 @@ import { useRouter } from 'next/router';
 import { Button, Flex, Steps } from 'antd';
 import type { Me, Workbench, WorkbenchSubmittedWithErrors } from '@hdp/contract';
 import { useAppDispatch, useAppSelector, useAppStore } from '@/app/hooks';
+import { detailInWords } from '@/lib/errors/error-catalogue';
 import { showToast } from '@/lib/errors/notifier';
 import { useCreateWorkbenchMutation } from '../../api/create-workbench';
 import { useLazyListWorkbenchesQuery } from '../../api/list-workbenches';
@@ -67,6 +68,16 @@ const isStale = (error: unknown): boolean => {
 };
 
 /**
+ * Who changed the workbench and when, from the API's refusal of a stale edit, in plain words and
+ * local time. The API's closing advice (make the edits again) is left out: the wizard keeps them.
+ */
+const staleInWords = (error: unknown): string => {
+  const detail = (error as { data?: { detail?: unknown } } | undefined)?.data?.detail;
+  if (typeof detail !== 'string' || detail.trim() === '') return 'This workbench was saved by someone else after you began editing it.';
+  return detailInWords(detail).replace(/\s*Reload it and make your edits again\.?\s*$/, '');
+};
+
+/**
  * The create / edit wizard: Description, data, users, Review. The draft lives in the Redux slice and
  * is kept in the tab's session storage at every change, so a reload mid-way comes back to the same
  * step with the same choices; an edit also keeps the version it was based on, so a save after
@@ -86,6 +97,7 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
   const [checkName] = useLazyListWorkbenchesQuery();
   const [nameTaken, setNameTaken] = useState<string | null>(null);
   const [unsaved, setUnsaved] = useState<WorkbenchWizardState | null>(null);
+  const [stale, setStale] = useState<string | null>(null);
   const stepHeading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
 
@@ -178,11 +190,12 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
         setNameTaken(nameTakenIn(error));
         goTo(DESCRIPTION_STEP);
       } else if (isStale(error) && target.mode === 'edit') {
-        // Someone changed the workbench since this edit began: the refresh the toast asks for must
-        // load their version, not bring this stale draft back. The user's edits are kept apart, to
-        // be offered again on top of that version.
+        // Someone changed the workbench since this edit began: said beside the buttons (a toast
+        // would cover them). The reload it offers must load their version, not bring this stale
+        // draft back; the user's edits are kept apart, to be offered again on top of that version.
         keepUnsavedEdits(target.workbenchId, current);
         clearDraft();
+        setStale(staleInWords(error));
       }
       // Every other refusal is shown by the error catalogue; the draft stays for another try.
     }
@@ -246,6 +259,19 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
           </ul>
         ) : null}
       </section>
+      {stale ? (
+        // Plain markup rather than antd's Alert, as above; above the buttons, never over them.
+        <section role="alert" aria-labelledby="wizard-stale-heading" style={{ border: '1px solid #ffccc7', background: '#fff2f0', borderRadius: 8, padding: '12px 16px', marginTop: 24 }}>
+          <p id="wizard-stale-heading" style={{ margin: '0 0 4px', fontWeight: 600 }}>
+            Someone else saved this workbench while you were editing it
+          </p>
+          <p style={{ margin: '0 0 4px' }}>{stale}</p>
+          <p style={{ margin: '0 0 8px' }}>Your edits are kept. Load the saved version, and the wizard offers your edits again on top of it.</p>
+          <Button size="small" type="primary" onClick={() => router.reload()}>
+            Load the saved version
+          </Button>
+        </section>
+      ) : null}
       <Flex justify="space-between" wrap gap={12} style={{ marginTop: 24, borderTop: '1px solid #f0f0f0', paddingTop: 16 }}>
         <Button onClick={cancel} disabled={submitting}>
           Cancel
@@ -259,7 +285,7 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
               Next
             </Button>
           ) : (
-            <Button type="primary" loading={submitting} onClick={() => void submit()}>
+            <Button type="primary" loading={submitting} disabled={stale !== null} onClick={() => void submit()}>
               {mode === 'edit' ? 'Save' : 'Create'}
             </Button>
           )}
