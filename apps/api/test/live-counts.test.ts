@@ -57,6 +57,25 @@ describe('live counts under the default limits', () => {
     for (const step of attrition!.steps) expect(step.persons.display).toMatch(/^(\d+|suppressed)$/);
   });
 
+  it('a definition whose persons equal an earlier answer\'s gets the earlier counts but its own steps', async () => {
+    const { token } = await t.userWithRoles(['RESEARCHER']);
+    const first = (await live(t, token, EDITED)).json() as QueryResult;
+    // A third rule every entry passes (at least 0 occurrences): the same persons, one more step.
+    const withRule: CohortDefinitionInput = {
+      ...EDITED,
+      inclusionRules: [
+        ...EDITED.inclusionRules!,
+        { name: 'Anything at all', expression: { type: 'ALL', criteriaList: [{ criteria: { kind: 'ConditionOccurrence', codesetId: 2 }, startWindow: ALL_BEFORE, occurrence: { type: 'AT_LEAST', count: 0 } }] } },
+      ],
+    };
+    const second = await live(t, token, withRule);
+    expect(second.statusCode, second.body).toBe(200);
+    const answer = second.json() as QueryResult;
+    expect(answer.person_count_display).toBe(first.person_count_display);
+    expect(answer.attrition!.inclusion_rules.map((r) => r.name)).toEqual(['No prior chronic kidney disease', 'Hypertension before', 'Anything at all']);
+    expect(answer.attrition!.steps.filter((s) => s.step === 'inclusion_rule')).toHaveLength(3);
+  });
+
   it(`a burst of editing (${LIMITS.defaultQueryRatePerMinute} runs in a minute, each after a change) is never refused`, async () => {
     const { token } = await t.userWithRoles(['RESEARCHER']);
     for (let i = 0; i < LIMITS.defaultQueryRatePerMinute; i++) {

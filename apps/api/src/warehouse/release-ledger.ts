@@ -150,7 +150,12 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext)
       const difference = sketchDifference(fresh.sketch, kept.sketch, threshold);
       if (difference === undefined || difference >= threshold) continue;
       const [earlier] = await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, kept.id));
-      if (difference === 0) return { ...earlier!.result, execution_time_ms: result.execution_time_ms };
+      if (difference === 0) {
+        // The same persons answer the same. The steps that led to them are this question's own: an
+        // earlier question's attrition is not this one's, and a question without steps shows none.
+        const { attrition: _earlierSteps, ...earlierCounts } = earlier!.result;
+        return { ...earlierCounts, ...(result.attrition ? { attrition: result.attrition } : {}), execution_time_ms: result.execution_time_ms };
+      }
       const withheld = withheldResult(result);
       await appendAuditEntry(tx, release.audit, {
         eventType: 'DISCLOSURE_TRACKER_SUSPECTED',
