@@ -22,6 +22,7 @@ export const ANTD_COMPONENTS = [
   'Form',
   'Input',
   'InputNumber',
+  'List',
   'message',
   'Modal',
   'notification',

@@ -18,7 +18,10 @@ export function AtlasImportDialog({ open, onClose, onOpened }: { open: boolean; 
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [imported, setImported] = useState<AtlasImportResult | null>(null);
-  const [importAtlas, { isLoading }] = useImportAtlasQueryMutation();
+  const [importAtlas] = useImportAtlasQueryMutation();
+  // The dialog's own flag, cleared when its request ends whatever happens: the button never stays
+  // busy over an answer already shown.
+  const [submitting, setSubmitting] = useState(false);
 
   const reset = () => {
     setName('');
@@ -44,7 +47,8 @@ export function AtlasImportDialog({ open, onClose, onOpened }: { open: boolean; 
       setProblem('An ATLAS cohort definition is a JSON object (it starts with “{”).');
       return;
     }
-    const result = await importAtlas({ name: name.trim(), definition: definition as Record<string, unknown> });
+    setSubmitting(true);
+    const result = await importAtlas({ name: name.trim(), definition: definition as Record<string, unknown> }).finally(() => setSubmitting(false));
     if ('error' in result) {
       const error = result.error as { status?: number | string; data?: unknown };
       setProblem(refusalInWords(error.status ?? 'unknown', detailOf(error.data)));
@@ -77,7 +81,7 @@ export function AtlasImportDialog({ open, onClose, onOpened }: { open: boolean; 
         ) : (
           <Flex gap={8} justify="end">
             <Button onClick={close}>Cancel</Button>
-            <Button type="primary" loading={isLoading} disabled={!name.trim() || !text.trim()} onClick={() => void submit()}>
+            <Button type="primary" loading={submitting} disabled={!name.trim() || !text.trim()} onClick={() => void submit()}>
               Import
             </Button>
           </Flex>
