@@ -105,7 +105,7 @@ describe("an administrator's sign-in security actions", () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Reset second factors of your own account' }));
     const dialog = await screen.findByRole('tooltip');
     expect(dialog).toHaveTextContent('You will set up a second factor again at your next sign-in');
-    expect(dialog).toHaveTextContent('Your sessions end, this one included: you are signed out now.');
+    expect(dialog).toHaveTextContent('Your sessions end: this browser signs out now, your others within 10 minutes.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Reset' }));
     await waitFor(() => expect(signOut).toHaveBeenCalledWith({ callbackUrl: '/api/auth/signin' }));
     expect(securityCalls(calls)).toEqual([`POST /api/v1/users/mfa-reset/${ADMIN.id}/`]);

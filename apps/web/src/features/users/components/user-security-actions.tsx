@@ -37,7 +37,7 @@ export function securityText(action: SecurityAction, who: string, own: boolean) 
       label: 'Reset second factors',
       confirm: own ? 'Reset your own second factors?' : `Reset the second factors of ${who}?`,
       description: own
-        ? 'You will set up a second factor again at your next sign-in; your passkeys, authenticator apps and recovery codes stop working. Your sessions end, this one included: you are signed out now.'
+        ? `You will set up a second factor again at your next sign-in; your passkeys, authenticator apps and recovery codes stop working. Your sessions end: this browser signs out now, your others ${SIGN_OUT_WITHIN}.`
         : `${who} will set up a second factor again at their next sign-in; their passkeys, authenticator apps and recovery codes stop working. Their sessions end: each is signed out ${SIGN_OUT_WITHIN}.`,
       okText: 'Reset',
     };
@@ -46,7 +46,7 @@ export function securityText(action: SecurityAction, who: string, own: boolean) 
     label: 'End sessions',
     confirm: own ? 'End all your sessions?' : `End all sessions of ${who}?`,
     description: own
-      ? 'Every browser and script signed in as you is signed out, this one now. Your second factors stay as they are.'
+      ? `This browser signs out now; your other browsers and scripts ${SIGN_OUT_WITHIN}. Your second factors stay as they are.`
       : `Every browser and script signed in as ${who} is signed out ${SIGN_OUT_WITHIN}. Their second factors stay as they are.`,
     okText: 'End sessions',
   };
