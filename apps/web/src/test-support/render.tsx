@@ -54,6 +54,8 @@ export function fakeApi(answer: (call: RecordedCall) => Answer | Promise<Answer>
       const call = { method: request.method, path: url.pathname, query: url.searchParams, body: text ? JSON.parse(text) : undefined };
       calls.push(call);
       const { status = 200, body } = await answer(call);
+      // A 204 has no body (the Response constructor refuses one).
+      if (status === 204) return new Response(null, { status });
       return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
     }),
   );

@@ -21,7 +21,7 @@ import {
 
 /** One case per catalogue row (and a few per row where the row has several ways to match). */
 const CASES: { name: string; failure: ApiFailure; expected: ErrorPresentation }[] = [
-  ...(['getUser', 'disableUser', 'enableUser', 'resendInvitation', 'revokeInvitation'] as const).flatMap((endpoint) =>
+  ...(['getUser', 'disableUser', 'enableUser', 'resendInvitation', 'revokeInvitation', 'resetUserMfa', 'endUserSessions'] as const).flatMap((endpoint) =>
     [404, 401].map((status) => ({
       name: `user operation ${endpoint} ${status}`,
       failure: { endpoint, status, detail: 'User not found.' },

@@ -44,7 +44,7 @@ export function detailInWords(detail: string): string {
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
-const USER_OPERATIONS: readonly RouteId[] = ['getUser', 'disableUser', 'enableUser', 'resendInvitation', 'revokeInvitation'];
+const USER_OPERATIONS: readonly RouteId[] = ['getUser', 'disableUser', 'enableUser', 'resendInvitation', 'revokeInvitation', 'resetUserMfa', 'endUserSessions'];
 const USER_CHANGES: readonly RouteId[] = ['disableUser', 'enableUser', 'resendInvitation', 'revokeInvitation'];
 
 export const USER_CHANGE_REFUSED = 'This change is not possible';

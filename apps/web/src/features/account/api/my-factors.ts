@@ -2,6 +2,7 @@ import type { MfaFactor, MfaStatus, TotpEnrolment } from '@hdp/contract';
 import { baseApi } from '@/lib/api/base-api';
 import { contractPath } from '@/lib/api/contract-paths';
 import { pathOf } from '@/lib/api/query-params';
+import { FACTORS_TAG } from './account-tags';
 
 const MY_MFA_PATH = contractPath('getMyMfa', '/api/v1/users/me/mfa/');
 const START_TOTP_PATH = contractPath('startTotpEnrolment', '/api/v1/users/me/mfa/totp/');
@@ -16,8 +17,6 @@ export interface EnrolledFactor {
   factor: MfaFactor;
   recovery_codes?: string[];
 }
-
-const FACTORS_TAG = { type: 'Account' as const, id: 'FACTORS' };
 
 /** The signed-in person's own second factors and recovery codes (the account page). */
 export const myFactorsApi = baseApi.injectEndpoints({

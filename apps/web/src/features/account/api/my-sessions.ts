@@ -2,11 +2,10 @@ import type { Session } from '@hdp/contract';
 import { baseApi } from '@/lib/api/base-api';
 import { contractPath } from '@/lib/api/contract-paths';
 import { pathOf } from '@/lib/api/query-params';
+import { SESSIONS_TAG } from './account-tags';
 
 const MY_SESSIONS_PATH = contractPath('listMySessions', '/api/v1/users/me/sessions/');
 const MY_SESSION_PATH = contractPath('endMySession', '/api/v1/users/me/sessions/{sessionId}/');
-
-const SESSIONS_TAG = { type: 'Account' as const, id: 'SESSIONS' };
 
 /** The signed-in person's active sessions; ending one signs that browser or script out at its next renewal. */
 export const mySessionsApi = baseApi.injectEndpoints({

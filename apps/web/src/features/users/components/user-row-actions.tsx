@@ -9,6 +9,7 @@ import {
 } from '../api/change-user-status';
 import { getMeApi } from '../api/get-me';
 import { showToast } from '@/lib/errors/notifier';
+import { UserSecurityActions } from './user-security-actions';
 
 type RowAction = Exclude<UserTransition, 'accept'>;
 
@@ -65,9 +66,9 @@ export function allowedActions(user: Pick<User, 'status'>): RowAction[] {
 
 /**
  * Re-send, revoke, disable and enable, each shown only when the user's state allows it and each
- * asking for confirmation. Failures are told by the error catalogue.
+ * asking for confirmation, then the sign-in security actions. Failures are told by the error catalogue.
  */
-export function UserRowActions({ user }: { user: Pick<User, 'id' | 'email' | 'name' | 'status'> }) {
+export function UserRowActions({ user }: { user: Pick<User, 'id' | 'email' | 'name' | 'status' | 'user_source'> }) {
   const [disable, disabling] = useDisableUserMutation();
   const [enable, enabling] = useEnableUserMutation();
   const [revoke, revoking] = useRevokeInvitationMutation();
@@ -115,6 +116,7 @@ export function UserRowActions({ user }: { user: Pick<User, 'id' | 'email' | 'na
           </Popconfirm>
         );
       })}
+      <UserSecurityActions user={user} />
     </Space>
   );
 }
