@@ -54,7 +54,9 @@ test('the audit log names the query it ran, beside its id, and shows messages in
 });
 
 test('the audit log names the cohort and the workbench of a release, and the workbench of a notebook event', async ({ page }) => {
-  test.setTimeout(180_000);
+  // The notebook's start waits its turn in the one job queue, behind whatever the specs before left
+  // there (a warehouse reload's work): its stop, at the end, waits for that start.
+  test.setTimeout(360_000);
   const cohortName = `Audited cohort (${stamp})`;
   const workbenchName = `Audited workbench (${stamp})`;
   const notebookName = `Audited notebook (${stamp})`;
@@ -99,7 +101,7 @@ test('the audit log names the cohort and the workbench of a release, and the wor
 });
 
 async function notebookReaches(api: Awaited<ReturnType<typeof apiAs>>, workbenchId: string, notebookId: string, states: readonly string[]): Promise<void> {
-  for (let attempt = 0; attempt < 240; attempt++) {
+  for (let attempt = 0; attempt < 600; attempt++) {
     const list = await api.call<{ notebooks: { id: string; status: string }[] }>('GET', `/workbenches/${workbenchId}/notebooks/`);
     if (states.includes(list.notebooks.find((n) => n.id === notebookId)?.status ?? '')) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
