@@ -50,7 +50,7 @@ test("an administrator ends a researcher's sessions and resets their second fact
     // 1. End sessions: the answer says how many; the researcher's browser is signed out at its next renewal.
     await confirmSecurityAction(
       page, researcher.email, `End sessions of ${researcher.name}`,
-      `Every browser and script signed in as ${researcher.name} is signed out within 10 minutes. Their second factors stay as they are.`, 'End sessions',
+      `Every browser and script signed in as ${researcher.name} is signed out at its next request. Their second factors stay as they are.`, 'End sessions',
     );
     await expect(toast('Sessions ended')).toContainText(new RegExp(`\\d+ sessions? of ${researcher.name} ended`));
     await renewSessionNow(researcherPage);

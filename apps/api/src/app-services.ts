@@ -8,6 +8,7 @@ import type { MalwareScanner } from './documents/malware-scanner';
 import type { Database, DatabaseHandle } from './db/database';
 import type { IdTokenService } from './identity/id-tokens';
 import type { PrincipalDirectory } from './identity/principals';
+import type { EndedSessions } from './identity/ended-sessions';
 import type { SigningKeyStore } from './identity/signing-keys';
 import type { TotpSecretBox } from './identity/mfa/totp-secret-box';
 import type { JobWorker } from './jobs/job-worker';
@@ -27,6 +28,8 @@ export interface AppServices {
   totpSecrets: TotpSecretBox;
   idTokens: IdTokenService;
   principals: PrincipalDirectory;
+  /** Which id tokens' sessions have been ended (checked on every request, cached a few seconds). */
+  endedSessions: EndedSessions;
   mailer: Mailer;
   chainVerification: ChainVerificationCache;
   documentStore: DocumentStore;

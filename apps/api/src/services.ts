@@ -11,6 +11,7 @@ import { lockDataDir } from './db/data-dir-lock';
 import { migrateDatabase, openDatabase } from './db/database';
 import { IdTokenService } from './identity/id-tokens';
 import { PrincipalDirectory } from './identity/principals';
+import { EndedSessions } from './identity/ended-sessions';
 import { SigningKeyStore } from './identity/signing-keys';
 import { TotpSecretBox } from './identity/mfa/totp-secret-box';
 import { factorRepository } from './identity/mfa/factor-repository';
@@ -102,6 +103,7 @@ export async function openServices(
       totpSecrets,
       idTokens: new IdTokenService(config, signingKeys),
       principals: new PrincipalDirectory(database.db),
+      endedSessions: new EndedSessions(database.db),
       mailer: createMailer(config, logger),
       chainVerification: new ChainVerificationCache(database.db),
       documentStore,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import { accountStatusDetail, can, EXTERNAL_TOKEN_DETAILS, rolesFor, SECOND_FACTOR_REQUIRED_DETAIL, type Permission } from '@hdp/contract';
+import { accountStatusDetail, can, EXTERNAL_TOKEN_DETAILS, rolesFor, SECOND_FACTOR_REQUIRED_DETAIL, SESSION_ENDED_DETAIL, type Permission } from '@hdp/contract';
 import type { VerifiedIdentity } from '../identity/id-tokens';
 import { recordAuditEvent } from '../audit/audit-trail';
 import type { UserRow } from '../users/user-repository';
@@ -21,9 +21,12 @@ function bearerToken(header: string | undefined): string | undefined {
  * the body is parsed, so unauthenticated uploads are never read. It is attached to each route as
  * the route is registered, from the route's own `access`, so a request does not look it up.
  *
- * Most requests carry a token this process has verified already, of a user it has loaded within
- * the last seconds: those are decided without waiting on anything. The rest verify the token and
- * load the user first.
+ * An embedded token whose session (`sid`) has been ended is refused, though it has not expired:
+ * ending a session takes effect at the next request, not when the token runs out.
+ *
+ * Most requests carry a token this process has verified already, of a user it has loaded and a
+ * session it has checked within the last seconds: those are decided without waiting on anything.
+ * The rest verify the token, load the user and check the session first.
  */
 export function registerAuthentication(app: FastifyInstance): void {
   app.decorateRequest('user', undefined);
@@ -37,21 +40,32 @@ export function registerAuthentication(app: FastifyInstance): void {
 }
 
 function authenticate(app: FastifyInstance, permission: Permission): onRequestHookHandler {
-  const { idTokens, principals } = app.services;
+  const { idTokens, principals, endedSessions } = app.services;
   return (request, _reply, done) => {
     const token = bearerToken(request.headers.authorization);
     if (!token) return done(unauthorized());
     const identity = idTokens.cachedIdentity(token);
     if (identity && !enoughFactors(identity)) return done(unauthorized(SECOND_FACTOR_REQUIRED_DETAIL));
-    const known = identity && principals.cached(identity);
+    const sessionId = identity && sessionOf(identity);
+    // false: known to be live; undefined: not checked lately (or no token verified yet).
+    const sessionEnded = sessionId === undefined ? false : endedSessions.cached(sessionId);
+    if (sessionEnded) return done(unauthorized(SESSION_ENDED_DETAIL));
+    const known = identity && sessionEnded === false && principals.cached(identity);
     if (known) return admit(app, request, known, permission, done, identity);
     let verifiedIdentity: VerifiedIdentity;
     idTokens
       .verify(token)
-      .then((verified) => {
+      .then(async (verified) => {
         if (!enoughFactors(verified)) throw unauthorized(SECOND_FACTOR_REQUIRED_DETAIL);
         verifiedIdentity = verified;
-        return principals.resolve(verified);
+        const sessionId = sessionOf(verified);
+        // The two lookups at once: a request that needs both waits for one round trip, not two.
+        const [ended, user] = await Promise.all([
+          verified.issuer === 'embedded' && sessionId !== undefined ? endedSessions.isEnded(sessionId, verified.userId) : false,
+          principals.resolve(verified),
+        ]);
+        if (ended) throw unauthorized(SESSION_ENDED_DETAIL);
+        return user;
       })
       .then((user) => {
         if (!user) return done(unauthorized(EXTERNAL_TOKEN_DETAILS.noAccount));
@@ -68,6 +82,9 @@ function authenticate(app: FastifyInstance, permission: Permission): onRequestHo
     return !app.services.config.mfa.required || identity.issuer !== 'embedded' || identity.multiFactor;
   }
 }
+
+/** The session an embedded token belongs to; tokens of an outside provider have none here. */
+const sessionOf = (identity: VerifiedIdentity): string | undefined => (identity.issuer === 'embedded' ? identity.sessionId : undefined);
 
 /** Lets an ACTIVE user through when the matrix allows; a denial is audited, then answered 403. */
 function admit(

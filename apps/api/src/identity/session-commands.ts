@@ -128,6 +128,7 @@ export async function refreshSession(services: AppServices, token: string, conte
         resourceId: extra.userId ?? null,
       });
     });
+    if (extra.revokeFamily) services.endedSessions.ended(extra.revokeFamily);
     return unauthorized(detail);
   };
 
@@ -198,6 +199,7 @@ export async function signOut(services: AppServices, user: UserRow, context: Aud
       details: { refresh_tokens_revoked: revoked },
     });
   });
+  services.endedSessions.forgetUser(user.id);
   // Signing out ends the notebook sessions of every browser too (the notebooks keep running).
   await endNotebookAccess(services, context, user, 'signed-out');
 }

@@ -8,7 +8,8 @@ import { refreshTokenRepository } from './refresh-tokens';
 /**
  * A person's sessions: each sign-in starts a refresh-token family, and the family's live token
  * says when it was last used (its rotation) and from where. Ending a session revokes its family:
- * its id token works to its expiry (10 minutes at most), then the session cannot be renewed.
+ * it cannot be renewed, and its id token is refused from the next request (by another API process,
+ * within the few seconds it trusts what it knows, see `ended-sessions.ts`).
  */
 export async function listSessions(services: AppServices, user: UserRow, currentSessionId: string | undefined): Promise<{ sessions: Session[] }> {
   const live = await refreshTokenRepository.listActive(services.db, user.id);
@@ -39,6 +40,7 @@ export async function endSession(services: AppServices, user: UserRow, sessionId
       details: { session_id: sessionId },
     });
   });
+  services.endedSessions.ended(sessionId);
 }
 
 /** Ends all of a user's sessions: by themselves, or by an administrator (`actor`). */
@@ -56,5 +58,6 @@ export async function endAllSessions(services: AppServices, actor: UserRow, user
     });
     return sessions;
   });
+  services.endedSessions.forgetUser(user.id);
   return { sessions_ended: ended };
 }

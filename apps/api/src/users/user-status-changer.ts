@@ -86,6 +86,7 @@ export async function changeUserStatus(
     return row;
   });
   services.principals.invalidate(updated.id);
+  services.endedSessions.forgetUser(updated.id);
   if (change === 'disable') await endNotebookAccess(services, context, updated, 'user-disabled', { stopped });
   return updated;
 }

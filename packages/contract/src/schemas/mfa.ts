@@ -17,6 +17,9 @@ export const AMR = { password: 'pwd', multiFactor: 'mfa', totp: 'otp', passkey: 
 export const SECOND_FACTOR_REQUIRED_DETAIL =
   'This platform requires a second factor: sign in again with your password and an authenticator code, passkey or recovery code.';
 
+/** The 401 detail for an id token whose session was ended (signed out, ended from a sessions list, by an administrator). */
+export const SESSION_ENDED_DETAIL = 'This session has ended (signed out, or ended from a sessions list); sign in again.';
+
 /** The 401 detail of a second step whose challenge expired or was used: the person starts again with the password. */
 export const SECOND_STEP_EXPIRED_DETAIL = 'This sign-in has expired or was already completed; sign in again with your password.';
 

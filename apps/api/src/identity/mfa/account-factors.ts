@@ -221,4 +221,5 @@ export async function resetFactors(services: AppServices, actor: UserRow, userId
     });
   });
   services.principals.invalidate(userId);
+  services.endedSessions.forgetUser(userId);
 }

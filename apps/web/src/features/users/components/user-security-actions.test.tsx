@@ -67,7 +67,7 @@ describe("an administrator's sign-in security actions", () => {
     const dialog = await screen.findByRole('tooltip');
     expect(within(dialog).getByText('Reset the second factors of Rob Researcher?')).toBeInTheDocument();
     expect(dialog).toHaveTextContent(
-      'Rob Researcher will set up a second factor again at their next sign-in; their passkeys, authenticator apps and recovery codes stop working. Their sessions end: each is signed out within 10 minutes.',
+      'Rob Researcher will set up a second factor again at their next sign-in; their passkeys, authenticator apps and recovery codes stop working. Their sessions end: each is signed out at its next request.',
     );
     expect(securityCalls(calls)).toEqual([]);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Reset' }));
@@ -83,10 +83,10 @@ describe("an administrator's sign-in security actions", () => {
     await renderAs(ADMIN, RESEARCHER);
     await userEvent.click(await screen.findByRole('button', { name: 'End sessions of Rob Researcher' }));
     const dialog = await screen.findByRole('tooltip');
-    expect(dialog).toHaveTextContent('Every browser and script signed in as Rob Researcher is signed out within 10 minutes. Their second factors stay as they are.');
+    expect(dialog).toHaveTextContent('Every browser and script signed in as Rob Researcher is signed out at its next request. Their second factors stay as they are.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'End sessions' }));
     await waitFor(() => expect(securityCalls(calls)).toEqual([`POST /api/v1/users/sessions-end/${RESEARCHER.id}/`]));
-    await waitFor(() => expect(toasts).toEqual([{ type: 'success', title: 'Sessions ended', description: '2 sessions of Rob Researcher ended; each is signed out within 10 minutes.' }]));
+    await waitFor(() => expect(toasts).toEqual([{ type: 'success', title: 'Sessions ended', description: '2 sessions of Rob Researcher ended; each is signed out at its next request.' }]));
     expect(sessionsEndedText(0, 'Rob')).toEqual({ title: 'No sessions to end', description: 'Rob had no active session.' });
   });
 
@@ -105,7 +105,7 @@ describe("an administrator's sign-in security actions", () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Reset second factors of your own account' }));
     const dialog = await screen.findByRole('tooltip');
     expect(dialog).toHaveTextContent('You will set up a second factor again at your next sign-in');
-    expect(dialog).toHaveTextContent('Your sessions end: this browser signs out now, your others within 10 minutes.');
+    expect(dialog).toHaveTextContent('Your sessions end: this browser signs out now, your others at their next request.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Reset' }));
     await waitFor(() => expect(signOut).toHaveBeenCalledWith({ callbackUrl: '/api/auth/signin' }));
     expect(securityCalls(calls)).toEqual([`POST /api/v1/users/mfa-reset/${ADMIN.id}/`]);

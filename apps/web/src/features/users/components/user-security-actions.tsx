@@ -1,7 +1,6 @@
 import { Button, Popconfirm } from 'antd';
 import { signOut } from 'next-auth/react';
 import type { User } from '@hdp/contract';
-import { LIMITS } from '@hdp/contract/limits';
 import { can } from '@hdp/contract/permissions';
 import { SIGN_IN_PATH } from '@/lib/auth/sign-in-urls';
 import { showToast } from '@/lib/errors/notifier';
@@ -12,10 +11,10 @@ type SecurityTarget = Pick<User, 'id' | 'email' | 'name' | 'status' | 'user_sour
 export type SecurityAction = 'resetMfa' | 'endSessions';
 
 /**
- * Ending a session revokes its refresh token; the id token it already holds stays valid until it
- * expires, so a browser or script is signed out within the token's lifetime, not at once.
+ * Ending a session revokes its refresh token, and the API refuses the id token it already holds
+ * from then on: a browser or script is signed out at its next request, whenever it makes one.
  */
-export const SIGN_OUT_WITHIN = `within ${Math.ceil(LIMITS.idTokenTtlSeconds / 60)} minutes`;
+export const SIGN_OUT_WITHIN = 'at its next request';
 
 /**
  * Which of the two an account can have. Both concern the platform's own sign-in: an account of an
@@ -37,7 +36,7 @@ export function securityText(action: SecurityAction, who: string, own: boolean) 
       label: 'Reset second factors',
       confirm: own ? 'Reset your own second factors?' : `Reset the second factors of ${who}?`,
       description: own
-        ? `You will set up a second factor again at your next sign-in; your passkeys, authenticator apps and recovery codes stop working. Your sessions end: this browser signs out now, your others ${SIGN_OUT_WITHIN}.`
+        ? `You will set up a second factor again at your next sign-in; your passkeys, authenticator apps and recovery codes stop working. Your sessions end: this browser signs out now, your others at their next request.`
         : `${who} will set up a second factor again at their next sign-in; their passkeys, authenticator apps and recovery codes stop working. Their sessions end: each is signed out ${SIGN_OUT_WITHIN}.`,
       okText: 'Reset',
     };
@@ -46,7 +45,7 @@ export function securityText(action: SecurityAction, who: string, own: boolean) 
     label: 'End sessions',
     confirm: own ? 'End all your sessions?' : `End all sessions of ${who}?`,
     description: own
-      ? `This browser signs out now; your other browsers and scripts ${SIGN_OUT_WITHIN}. Your second factors stay as they are.`
+      ? `This browser signs out now; your other browsers and scripts at their next request. Your second factors stay as they are.`
       : `Every browser and script signed in as ${who} is signed out ${SIGN_OUT_WITHIN}. Their second factors stay as they are.`,
     okText: 'End sessions',
   };
