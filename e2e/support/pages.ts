@@ -65,12 +65,14 @@ const SCAN_BUDGET_MS = 20_000;
  * `target-size`, WCAG 2.2 AA, which Lighthouse's accessibility score includes and axe leaves off
  * unless asked); antd's clear icons in search inputs (16 px) still fail it.
  */
-export async function seriousViolations(page: Page, { touchTargets = false } = {}): Promise<{ id: string; impact: string; nodes: string[] }[]> {
+export async function seriousViolations(page: Page, { touchTargets = false, include }: { touchTargets?: boolean; include?: string } = {}): Promise<{ id: string; impact: string; nodes: string[] }[]> {
   // Each scan brings its own time, so a test's budget grows with the number of states it checks.
   const info = test.info();
   if (info.timeout > 0) info.setTimeout(info.timeout + SCAN_BUDGET_MS);
   await waitForStillness(page);
-  const results = await new AxeBuilder({ page }).options({ rules: { 'target-size': { enabled: touchTargets } } }).analyze();
+  const builder = new AxeBuilder({ page }).options({ rules: { 'target-size': { enabled: touchTargets } } });
+  // `include`: one part of the page (a CSS selector) rather than all of it.
+  const results = await (include ? builder.include(include) : builder).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact!, nodes: v.nodes.map((n) => n.target.join(' ')) }));

@@ -275,6 +275,7 @@ export default function WorkbenchDetail({ workbench }: { workbench: Workbench })
       </section>
       <section style={PANEL} aria-label="Workbench contents">
         <Tabs
+          className="hdp-wrapping-tabs"
           items={[
             { key: 'overview', label: 'Overview', children: overview },
             {
