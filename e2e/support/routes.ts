@@ -13,6 +13,9 @@ export interface RouteFixtures {
   /** A release request of that workbench, and its title. */
   releaseRequestId: string;
   releaseRequestTitle: string;
+  /** A release request of the data steward's own workbench, which the review page shows them. */
+  stewardRequestId: string;
+  stewardRequestTitle: string;
 }
 
 /** One page of the web app as a person opens it. */
@@ -58,6 +61,10 @@ export const APP_ROUTES: readonly AppRoute[] = [
     page: '/workbenches/[workbenchId]/outputs/[requestId]', signedIn: true,
     path: (f) => `/workbenches/${f.workbenchId}/outputs/${f.releaseRequestId}`, heading: (f) => f.releaseRequestTitle,
   },
+  {
+    page: '/review-outputs/[requestId]', signedIn: true, account: 'steward',
+    path: (f) => `/review-outputs/${f.stewardRequestId}`, heading: (f) => f.stewardRequestTitle,
+  },
   { page: '/signout', signedIn: true, path: fixed('/signout'), heading: () => 'Sign out' },
   { page: '/api/auth/signin', signedIn: false, path: fixed('/api/auth/signin'), heading: () => /^Sign in to / },
   { page: '/accept-invitation', signedIn: false, path: (f) => f.invitationPath, heading: () => 'Accept your invitation' },
@@ -87,22 +94,37 @@ export async function prepareRouteFixtures(): Promise<RouteFixtures> {
     purpose: 'To measure how much each page of the platform weighs on a mid-range phone, with real data.',
     cohorts: [{ id: cohort.id }],
   });
-  for (let attempt = 0; ; attempt++) {
-    const { state } = await admin.call<{ state: string }>('GET', `/workbenches/${workbench.id}/`);
-    if (state === 'READY') break;
-    if (state === 'FAILED' || attempt > 120) throw new Error(`the workbench for the page weights did not become ready (${state})`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  await untilReady(admin, workbench.id);
   const releaseRequestTitle = `Tables for page weights (${stamp})`;
   const request = await admin.call<{ id: string }>('POST', `/workbenches/${workbench.id}/release-requests/`, { title: releaseRequestTitle });
+  // The review page opened by a data steward: a request of a workbench of theirs (a member sees it
+  // as it is; one to review would need a notebook's output file submitted first).
+  const steward = await apiAs(ACCOUNTS.steward);
+  const stewardWorkbench = await steward.call<{ id: string }>('POST', '/workbenches/', {
+    name: `Page weights review (${stamp})`,
+    purpose: 'To measure how much the review page of a release request weighs, with a real request.',
+  });
+  await untilReady(steward, stewardWorkbench.id);
+  const stewardRequestTitle = `Review page weights (${stamp})`;
+  const stewardRequest = await steward.call<{ id: string }>('POST', `/workbenches/${stewardWorkbench.id}/release-requests/`, { title: stewardRequestTitle });
   const invitee = `page.weights.${stamp}@example.org`;
   const invitedAt = Date.now() - 1_000;
   await admin.call('POST', '/users/', { invitations: [{ email: invitee, roles: ['RESEARCHER'] }] });
   const link = new URL(await invitationLinkFor(invitee, { after: invitedAt }));
   return {
     cohortId: cohort.id, cohortName, workbenchId: workbench.id, workbenchName, invitationPath: `${link.pathname}${link.hash}`,
-    releaseRequestId: request.id, releaseRequestTitle,
+    releaseRequestId: request.id, releaseRequestTitle, stewardRequestId: stewardRequest.id, stewardRequestTitle,
   };
+}
+
+/** Waits until a new workbench's files are written. */
+async function untilReady(account: Awaited<ReturnType<typeof apiAs>>, workbenchId: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const { state } = await account.call<{ state: string }>('GET', `/workbenches/${workbenchId}/`);
+    if (state === 'READY') return;
+    if (state === 'FAILED' || attempt > 120) throw new Error(`the workbench for the page weights did not become ready (${state})`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** The routes named in a comma-separated list of pages (e.g. `/users,/audit-log`); all when the list is empty. */
