@@ -276,27 +276,58 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
   const { steps, ruleFlags, ruleNames, periods } = definition;
   const person = `"${schema}"."person"`;
   const key = `"${RECORD_KEY_COLUMN}"`;
-  // The record keys of the entry events' persons, read from person once: every later step's persons are among them.
-  const keys = `step_keys AS MATERIALIZED (SELECT pk."person_id" AS person_id, pk.${key} AS ${key} FROM ${person} pk WHERE pk."person_id" IN (SELECT person_id FROM ${steps[0]!.relation}))`;
-  // Per step: events, persons, and the key sums of those persons (each person's key once, and once per event).
-  const stepRows = steps
-    .map(
-      (step, i) => `SELECT ${i} AS step, COALESCE(SUM(g.n), 0) AS events, COUNT(g.person_id) AS persons,
-      COALESCE(SUM(pk.${key}), 0) AS person_key_sum, COALESCE(SUM(pk.${key} * g.n), 0) AS event_key_sum
-      FROM (SELECT person_id, COUNT(*) AS n FROM ${step.relation} GROUP BY person_id) g JOIN step_keys pk ON pk.person_id = g.person_id`,
-    )
-    .join(' UNION ALL ');
+  // The person rows of the entry events' persons, read from person once: every later step's persons
+  // are among them, and so are the persons the aggregate counts (which reads them from here rather
+  // than scanning person a second time).
+  const keys = `step_persons AS MATERIALIZED (SELECT pk.* FROM ${person} pk WHERE pk."person_id" IN (SELECT person_id FROM ${steps[0]!.relation}))`;
+  const stepRow = (i: number, events: string, persons: string, personKeys: string, eventKeys: string, from: string) =>
+    `SELECT ${i} AS step, COALESCE(${events}, 0) AS events, ${persons} AS persons, COALESCE(${personKeys}, 0) AS person_key_sum, COALESCE(${eventKeys}, 0) AS event_key_sum FROM ${from}`;
+  // Per step: events, persons, and the key sums of those persons (each person's key once, and once
+  // per event). A step with one event per person needs no grouping; a step with the same events as
+  // an earlier one is not counted again (attritionFromRows copies its counts).
+  const counted = steps.map((step, i) => ({ step, i })).filter(({ step }) => step.sameAs === undefined);
+  const ruleSteps = ruleFlags ? counted.filter(({ step }) => step.step === 'inclusion_rule') : [];
+  const rows = counted
+    .filter(({ step }) => step.step !== 'inclusion_rule' || !ruleFlags)
+    .map(({ step, i }) =>
+      step.onePerPerson
+        ? stepRow(i, 'COUNT(*)', 'COUNT(*)', `SUM(pk.${key})`, `SUM(pk.${key})`, `${step.relation} g JOIN step_persons pk ON pk."person_id" = g.person_id`)
+        : stepRow(i, 'SUM(g.n)', 'COUNT(g.person_id)', `SUM(pk.${key})`, `SUM(pk.${key} * g.n)`, `(SELECT person_id, COUNT(*) AS n FROM ${step.relation} GROUP BY person_id) g JOIN step_persons pk ON pk."person_id" = g.person_id`),
+    );
+  let ruleCounts: string | null = null;
   let masks: string | null = null;
   if (ruleFlags) {
-    // ATLAS's inclusion report counts each person once, by their best event: most rules passed, then the lowest first rule passed, then the earliest.
     const flags = ruleNames.map((_n, i) => `r${i}`);
+    // Every rule step in one pass over the flags: per person, n<k> = their events passing rules 0..k.
+    const passing = (k: number) => flags.slice(0, k + 1).map((f) => `${f} = 1`).join(' AND ');
+    const onePerPerson = ruleSteps.every(({ step }) => step.onePerPerson);
+    const perPerson = onePerPerson
+      ? `SELECT person_id, ${ruleSteps.map(({ step }) => `CASE WHEN ${passing(step.rule!)} THEN 1 ELSE 0 END AS n${step.rule}`).join(', ')} FROM ${ruleFlags}`
+      : `SELECT person_id, ${ruleSteps.map(({ step }) => `SUM(CASE WHEN ${passing(step.rule!)} THEN 1 ELSE 0 END) AS n${step.rule}`).join(', ')} FROM ${ruleFlags} GROUP BY person_id`;
+    if (ruleSteps.length > 0) {
+      ruleCounts = `SELECT ${ruleSteps
+        .map(({ step }) => {
+          const n = `g.n${step.rule}`;
+          return `SUM(${n}) AS e${step.rule}, SUM(CASE WHEN ${n} > 0 THEN 1 ELSE 0 END) AS p${step.rule}, SUM(CASE WHEN ${n} > 0 THEN pk.${key} ELSE 0 END) AS pk${step.rule}, SUM(pk.${key} * ${n}) AS ek${step.rule}`;
+        })
+        .join(', ')} FROM (${perPerson}) g JOIN step_persons pk ON pk."person_id" = g.person_id`;
+      rows.push(...ruleSteps.map(({ step, i }) => stepRow(i, `rc.e${step.rule}`, `COALESCE(rc.p${step.rule}, 0)`, `rc.pk${step.rule}`, `rc.ek${step.rule}`, 'rule_counts rc')));
+    }
+    // ATLAS's inclusion report counts each person once, by their best event: most rules passed, then
+    // the lowest first rule passed, then the earliest. With one event per person, that event.
     const mask = flags.map((f, i) => `${f} * ${2 ** i}`).join(' + ');
     const firstRule = `CASE ${flags.map((f, i) => `WHEN ${f} = 1 THEN ${i}`).join(' ')} ELSE 0 END`;
-    masks = `SELECT b.mask, COUNT(*) AS persons, COALESCE(SUM(pk.${key}), 0) AS person_key_sum FROM (
-          SELECT person_id, ${mask} AS mask, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY ${flags.join(' + ')} DESC, ${firstRule}, start_date, event_id) AS best
-          FROM ${ruleFlags}) b JOIN ${person} pk ON pk."person_id" = b.person_id WHERE b.best = 1 GROUP BY b.mask`;
+    const best = onePerPerson && ruleSteps.length > 0
+      ? `SELECT person_id, ${mask} AS mask, 1 AS best FROM ${ruleFlags}`
+      : `SELECT person_id, ${mask} AS mask, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY ${flags.join(' + ')} DESC, ${firstRule}, start_date, event_id) AS best FROM ${ruleFlags}`;
+    masks = `SELECT b.mask, COUNT(*) AS persons, COALESCE(SUM(pk.${key}), 0) AS person_key_sum FROM (${best}) b JOIN step_persons pk ON pk."person_id" = b.person_id WHERE b.best = 1 GROUP BY b.mask`;
   }
-  return { keys, stepRows, masks, periods: `SELECT person_id, start_date, end_date FROM ${periods}` };
+  return {
+    keys: `${keys}${ruleCounts ? `, rule_counts AS (${ruleCounts})` : ''}`,
+    stepRows: rows.join(' UNION ALL '),
+    masks,
+    periods: `SELECT person_id, start_date, end_date FROM ${periods}`,
+  };
 }
 
 /**
@@ -314,7 +345,7 @@ export function compileDefinitionParts(tree: QueryGroup, schema: string): { attr
   const withCtes = `WITH ${ctes.join(', ')}`;
   return {
     attrition: { sql: `${withCtes}, ${selects.keys} ${selects.stepRows}`, params: compiler.params },
-    masks: selects.masks ? { sql: `${withCtes} ${selects.masks}`, params: compiler.params } : null,
+    masks: selects.masks ? { sql: `${withCtes}, ${selects.keys} ${selects.masks}`, params: compiler.params } : null,
     periods: { sql: `${withCtes} ${selects.periods}`, params: compiler.params },
     steps,
     ruleNames,
@@ -344,7 +375,8 @@ export function compileDefinitionAnswer(tree: QueryGroup, schema: string): { sql
   const number = (column: string | null) => (column === null ? 'CAST(NULL AS BIGINT)' : `CAST(${column} AS BIGINT)`);
   const row = (kind: number, columns: (string | null)[]) =>
     `SELECT ${kind} AS kind, ${ANSWER_COLUMNS.map((name, i) => `${number(columns[i] ?? null)} AS ${name}`).join(', ')}`;
-  const persons = `FROM "${schema}"."person" p WHERE p."person_id" IN (SELECT person_id FROM ${periods})${rules ? ` AND ${rules}` : ''}`;
+  // The cohort's persons are among the entry events' (step_persons): no second scan of person.
+  const persons = `FROM step_persons p WHERE p."person_id" IN (SELECT person_id FROM ${periods})${rules ? ` AND ${rules}` : ''}`;
   const sql =
     `WITH ${ctes.join(', ')}, ${selects.keys}, answer_steps AS (${selects.stepRows}), answer_aggregate AS (${aggregateStatement(persons)})` +
     `${selects.masks ? `, answer_masks AS (${selects.masks})` : ''} ` +

@@ -27,14 +27,15 @@ export async function measureAttrition(warehouse: WarehouseEngine, schema: strin
 
 /** The measured attrition from its statements' rows: step rows (step, events, persons, key sums) and mask rows (mask, persons, key sum). */
 export function attritionFromRows(
-  parts: { steps: { step: AttritionStep['step']; rule?: number; label: string }[]; ruleNames: string[] },
+  parts: { steps: { step: AttritionStep['step']; rule?: number; label: string; sameAs?: number }[]; ruleNames: string[] },
   stepRows: Record<string, unknown>[],
   maskRows: Record<string, unknown>[],
 ): MeasuredAttrition {
   const byStep = new Map(stepRows.map((r) => [Number(r.step), r]));
   return {
     steps: parts.steps.map((s, i) => {
-      const row = byStep.get(i);
+      // A step with the same events as an earlier one was counted once, as that one.
+      const row = byStep.get(s.sameAs ?? i);
       return {
         step: s.step,
         ...(s.rule !== undefined && { rule: s.rule }),

@@ -35,6 +35,10 @@ export interface AttritionStepSql {
   rule?: number;
   label: string;
   relation: string;
+  /** The relation has at most one event per person: its persons and events are counted without grouping. */
+  onePerPerson: boolean;
+  /** An earlier step (its index) holding exactly the same events: its counts are this step's, and are not counted twice. */
+  sameAs?: number;
 }
 
 /** The compiled definition: its CTEs and the names of the relations the answers read. */
@@ -99,7 +103,7 @@ export class DefinitionCompiler {
     // Entry events: every criterion's events, then those in an observation period with enough observation around them.
     const candidates = def.primaryCriteria.criteriaList.map((c, i) => `SELECT person_id, event_id, start_date, end_date, visit_occurrence_id FROM (${this.criteria(c, `${path}.primaryCriteria.criteriaList[${i}]`, 1)}) pc`);
     const entry = this.cte('entry_events', candidates.join(' UNION ALL '));
-    steps.push({ step: 'entry_events', label: 'Entry events', relation: entry });
+    steps.push({ step: 'entry_events', label: 'Entry events', relation: entry, onePerPerson: false });
     const { priorDays, postDays } = def.primaryCriteria.observationWindow;
     const inObservation = this.cte(
       'observed_events',
@@ -107,7 +111,7 @@ export class DefinitionCompiler {
        FROM ${entry} e JOIN ${this.t('observation_period')} op ON op."person_id" = e.person_id AND e.start_date >= op."observation_period_start_date" AND e.start_date <= op."observation_period_end_date"
        WHERE op."observation_period_start_date" + ${this.days(priorDays)} <= e.start_date AND e.start_date + ${this.days(postDays)} <= op."observation_period_end_date"`,
     );
-    steps.push({ step: 'observation_window', label: `In observation, ${priorDays} days before and ${postDays} days after`, relation: inObservation });
+    steps.push({ step: 'observation_window', label: `In observation, ${priorDays} days before and ${postDays} days after`, relation: inObservation, onePerPerson: false });
     const primaryLimit = def.primaryCriteria.primaryCriteriaLimit.type;
     const primary = this.cte(
       'primary_events',
@@ -116,23 +120,27 @@ export class DefinitionCompiler {
            ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY start_date ${primaryLimit === 'Last' ? 'DESC' : 'ASC'}, source_event_id) AS event_id
          FROM ${inObservation}) pe${this.limitFilter(primaryLimit, 'event_id')}`,
     );
-    steps.push({ step: 'primary_limit', label: limitLabel('Entry events', primaryLimit), relation: primary });
+    steps.push({ step: 'primary_limit', label: limitLabel('Entry events', primaryLimit), relation: primary, onePerPerson: primaryLimit !== 'All' });
 
     // "Restrict initial events" and the qualified limit.
     let qualifiedSource = primary;
     if (def.additionalCriteria && groupHasMembers(def.additionalCriteria)) {
       const passing = this.group(def.additionalCriteria, primary, `${path}.additionalCriteria`, 1);
       qualifiedSource = this.cte('restricted_events', `SELECT ${prefixed('e', EVENT_COLUMNS)} FROM ${primary} e JOIN ${passing} g ON g.person_id = e.person_id AND g.event_id = e.event_id`);
-      steps.push({ step: 'additional_criteria', label: 'Meeting the additional criteria', relation: qualifiedSource });
+      steps.push({ step: 'additional_criteria', label: 'Meeting the additional criteria', relation: qualifiedSource, onePerPerson: primaryLimit !== 'All' });
     }
     // Once a limit keeps one event per person, every later limit and the era collapse change
     // nothing: they are left out of the SQL (a window over every event, and the collapse's two,
     // were much of a run's cost), with the same attrition rows.
     let onePerPerson = primaryLimit !== 'All';
     const qualifiedLimit = def.qualifiedLimit.type;
+    // A limit that keeps every event (or each person's only one) passes its source on unchanged.
+    const passesOn = (type: ResultLimit['type']) => type === 'All' || onePerPerson;
     const qualified = this.cte('qualified_events', this.limited(qualifiedSource, qualifiedLimit, onePerPerson));
+    const lastStep = () => steps[steps.length - 1]!.sameAs ?? steps.length - 1;
+    const qualifiedSameAs = passesOn(qualifiedLimit) ? lastStep() : undefined;
     onePerPerson ||= qualifiedLimit !== 'All';
-    steps.push({ step: 'qualified_limit', label: limitLabel('Qualifying events', qualifiedLimit), relation: qualified });
+    steps.push({ step: 'qualified_limit', label: limitLabel('Qualifying events', qualifiedLimit), relation: qualified, onePerPerson, ...(qualifiedSameAs !== undefined && { sameAs: qualifiedSameAs }) });
 
     // Inclusion rules: one flag per rule and qualifying event.
     let ruleFlags: string | null = null;
@@ -146,14 +154,16 @@ export class DefinitionCompiler {
       );
       def.inclusionRules.forEach((rule, i) => {
         const passed = this.cte('after_rule', `SELECT ${EVENT_COLUMNS} FROM ${ruleFlags} WHERE ${def.inclusionRules.slice(0, i + 1).map((_r, k) => `r${k} = 1`).join(' AND ')}`);
-        steps.push({ step: 'inclusion_rule', rule: i, label: rule.name, relation: passed });
+        steps.push({ step: 'inclusion_rule', rule: i, label: rule.name, relation: passed, onePerPerson });
         included = passed;
       });
     }
     const expressionLimit = def.expressionLimit.type;
     const limitedIncluded = this.cte('included_events', this.limited(included, expressionLimit, onePerPerson));
+    const includedSameAs = passesOn(expressionLimit) ? lastStep() : undefined;
     onePerPerson ||= expressionLimit !== 'All';
-    steps.push({ step: 'expression_limit', label: limitLabel('Cohort entries', expressionLimit), relation: limitedIncluded });
+    const expressionStep = steps.length;
+    steps.push({ step: 'expression_limit', label: limitLabel('Cohort entries', expressionLimit), relation: limitedIncluded, onePerPerson, ...(includedSameAs !== undefined && { sameAs: includedSameAs }) });
 
     // Exit: the end strategy and the censoring events; the earliest end on or after the start wins.
     const ends: string[] = [this.strategyEnds(def.endStrategy, limitedIncluded, `${path}.endStrategy`)];
@@ -164,10 +174,11 @@ export class DefinitionCompiler {
          GROUP BY i.person_id, i.event_id`,
       );
     });
+    const noExit = def.endStrategy === undefined && ends.length === 1;
     const rows = this.cte(
       'cohort_rows',
       // No exit and no censoring: every period ends with its observation period, no join needed.
-      def.endStrategy === undefined && ends.length === 1
+      noExit
         ? `SELECT person_id, start_date, op_end_date AS end_date FROM ${limitedIncluded}`
         : `SELECT i.person_id, i.start_date, MIN(ce.end_date) AS end_date FROM ${limitedIncluded} i
        JOIN (${ends.join(' UNION ALL ')}) ce ON ce.person_id = i.person_id AND ce.event_id = i.event_id AND ce.end_date >= i.start_date
@@ -181,7 +192,15 @@ export class DefinitionCompiler {
         ? `SELECT person_id, start_date, end_date FROM ${rows}`
         : `SELECT person_id, start_date, end_date FROM (${eraSql(`SELECT person_id, 0 AS grp_key, start_date, end_date FROM ${rows}`, this.days(eraPad))}) eras`,
     );
-    steps.push({ step: 'cohort_exit', label: eraPad > 0 ? `Cohort periods, merged ${eraPad} days apart` : 'Cohort periods', relation: collapsed });
+    // One entry per person and no exit: a period per entry, the same persons and as many.
+    const exitSameAs = onePerPerson && noExit ? (steps[expressionStep]!.sameAs ?? expressionStep) : undefined;
+    steps.push({
+      step: 'cohort_exit',
+      label: eraPad > 0 ? `Cohort periods, merged ${eraPad} days apart` : 'Cohort periods',
+      relation: collapsed,
+      onePerPerson,
+      ...(exitSameAs !== undefined && { sameAs: exitSameAs }),
+    });
 
     let periods = collapsed;
     const { startDate, endDate } = def.censorWindow;
@@ -189,7 +208,7 @@ export class DefinitionCompiler {
       const start = startDate ? `CASE WHEN start_date > ${this.bind(startDate, 'DATE')} THEN start_date ELSE ${this.bind(startDate, 'DATE')} END` : 'start_date';
       const end = endDate ? `CASE WHEN end_date < ${this.bind(endDate, 'DATE')} THEN end_date ELSE ${this.bind(endDate, 'DATE')} END` : 'end_date';
       periods = this.cte('censored_periods', `SELECT person_id, start_date, end_date FROM (SELECT person_id, ${start} AS start_date, ${end} AS end_date FROM ${collapsed}) cw WHERE start_date <= end_date`);
-      steps.push({ step: 'censor_window', label: `Within ${startDate ?? '…'} to ${endDate ?? '…'}`, relation: periods });
+      steps.push({ step: 'censor_window', label: `Within ${startDate ?? '…'} to ${endDate ?? '…'}`, relation: periods, onePerPerson });
     }
     return { ctes: this.ctes, periods, steps, ruleFlags, ruleNames: def.inclusionRules.map((r) => r.name) };
   }
@@ -347,6 +366,10 @@ export class DefinitionCompiler {
    */
   group(group: CriteriaGroup, events: string, path: string, depth: number): string {
     if (depth > COHORT_DEFINITION_LIMITS.groupDepth) throw new DefinitionError(path, `groups and nested criteria go more than ${COHORT_DEFINITION_LIMITS.groupDepth} deep`);
+    const predicates = depth === 1 ? this.groupPredicates(group, events, path, depth) : null;
+    if (predicates) {
+      return this.cte('group_pass', `SELECT p.person_id, p.event_id FROM ${events} p WHERE ${predicates.join(group.type === 'ALL' ? ' AND ' : ' OR ')}`);
+    }
     const members: string[] = [];
     (group.criteriaList ?? []).forEach((c, i) => members.push(this.correlated(c, events, `${path}.criteriaList[${i}]`, depth)));
     (group.demographicCriteriaList ?? []).forEach((d, i) => members.push(this.demographic(d, events, `${path}.demographicCriteriaList[${i}]`)));
@@ -363,17 +386,52 @@ export class DefinitionCompiler {
     );
   }
 
-  /** Index events with the right number of the criterion's events inside the window. */
-  private correlated(item: CorrelatedCriteria, events: string, path: string, depth: number): string {
+  /**
+   * An ALL or ANY group over the index events (one row per person and event_id) whose members are
+   * each a yes/no test of an event, as predicates on the index event `p`: "exactly 0" / "at most 0"
+   * as NOT EXISTS and "at least 1" as EXISTS (an anti- or semi-join), a demographic criterion as an
+   * EXISTS on person. They pass the same events as the grouped counts they stand for, without
+   * grouping every index event twice. Null when a member needs counting (or the group nests groups).
+   */
+  private groupPredicates(group: CriteriaGroup, events: string, path: string, depth: number): string[] | null {
+    if ((group.type !== 'ALL' && group.type !== 'ANY') || (group.groups?.length ?? 0) > 0) return null;
+    const criteriaList = group.criteriaList ?? [];
+    const demographics = group.demographicCriteriaList ?? [];
+    if (criteriaList.length + demographics.length === 0) return null;
+    const existence = (o: CorrelatedCriteria['occurrence']) =>
+      (o.type === 'EXACTLY' || o.type === 'AT_MOST') && o.count === 0 ? 'NOT EXISTS' : o.type === 'AT_LEAST' && o.count === 1 ? 'EXISTS' : null;
+    if (!criteriaList.every((c) => existence(c.occurrence) !== null)) return null;
+    const predicates = criteriaList.map((item, i) => {
+      const { clauses, counted } = this.correlation(item);
+      const criteria = this.criteria(item.criteria, `${path}.criteriaList[${i}].criteria`, depth);
+      // COUNT(x) counts the rows whose x is not null: that is what "exists" must mean too.
+      return `${existence(item.occurrence)} (SELECT 1 FROM (${criteria}) a WHERE a.person_id = p.person_id${clauses.map((c) => ` AND ${c}`).join('')} AND ${counted} IS NOT NULL)`;
+    });
+    demographics.forEach((d, i) => {
+      const filters = this.demographicFilters(d, `${path}.demographicCriteriaList[${i}]`);
+      predicates.push(`EXISTS (SELECT 1 FROM ${this.t('person')} dp WHERE dp."person_id" = p.person_id${filters.map((f) => ` AND ${f}`).join('')})`);
+    });
+    return predicates.map((predicate) => `(${predicate})`);
+  }
+
+  /** The join clauses of a correlated criterion (criterion event `a`, index event `p`) and the column its occurrence counts. */
+  private correlation(item: CorrelatedCriteria): { clauses: string[]; counted: string } {
     const clauses: string[] = [];
     const checkObservation = !item.ignoreObservationPeriod;
     if (checkObservation) clauses.push('a.start_date >= p.op_start_date AND a.start_date <= p.op_end_date');
     clauses.push(...this.window(item.startWindow, 'start', checkObservation));
     if (item.endWindow) clauses.push(...this.window(item.endWindow, 'end', checkObservation));
     if (item.restrictVisit) clauses.push('a.visit_occurrence_id = p.visit_occurrence_id');
-    const { type, count, isDistinct, countColumn } = item.occurrence;
+    const { isDistinct, countColumn } = item.occurrence;
     const column = { DOMAIN_CONCEPT: 'a.domain_concept_id', START_DATE: 'a.start_date', VISIT_ID: 'a.visit_occurrence_id' }[countColumn ?? 'DOMAIN_CONCEPT'];
-    const counted = isDistinct ? `COUNT(DISTINCT ${column})` : 'COUNT(a.event_id)';
+    return { clauses, counted: isDistinct ? column : 'a.event_id' };
+  }
+
+  /** Index events with the right number of the criterion's events inside the window. */
+  private correlated(item: CorrelatedCriteria, events: string, path: string, depth: number): string {
+    const { clauses, counted: column } = this.correlation(item);
+    const { type, count, isDistinct } = item.occurrence;
+    const counted = isDistinct ? `COUNT(DISTINCT ${column})` : `COUNT(${column})`;
     const left = (type === 'EXACTLY' && count === 0) || type === 'AT_MOST';
     const operator = type === 'EXACTLY' ? '=' : type === 'AT_MOST' ? '<=' : '>=';
     const criteria = this.criteria(item.criteria, `${path}.criteria`, depth);
@@ -403,6 +461,12 @@ export class DefinitionCompiler {
   }
 
   private demographic(d: DemographicCriteria, events: string, path: string): string {
+    const filters = this.demographicFilters(d, path);
+    return `SELECT p.person_id, p.event_id FROM ${events} p JOIN ${this.t('person')} dp ON dp."person_id" = p.person_id${filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : ''}`;
+  }
+
+  /** A demographic criterion's tests on the person `dp` and the index event `p`. */
+  private demographicFilters(d: DemographicCriteria, path: string): string[] {
     const filters: string[] = [];
     if (d.age) filters.push(this.numeric('(EXTRACT(YEAR FROM p.start_date) - dp."year_of_birth")', d.age, `${path}.age`));
     if (d.gender?.length) filters.push(this.concepts('dp."gender_concept_id"', d.gender));
@@ -410,7 +474,7 @@ export class DefinitionCompiler {
     if (d.ethnicity?.length) filters.push(this.concepts('dp."ethnicity_concept_id"', d.ethnicity));
     if (d.occurrenceStartDate) filters.push(this.date('p.start_date', d.occurrenceStartDate, `${path}.occurrenceStartDate`));
     if (d.occurrenceEndDate) filters.push(this.date('p.end_date', d.occurrenceEndDate, `${path}.occurrenceEndDate`));
-    return `SELECT p.person_id, p.event_id FROM ${events} p JOIN ${this.t('person')} dp ON dp."person_id" = p.person_id${filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : ''}`;
+    return filters;
   }
 
   /** person_id, event_id, end_date of each event by the end strategy, never after its observation period. */
