@@ -4,12 +4,12 @@ import { CohortDefinitionExpression, type Criteria, type EndStrategy, type Query
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { queryChanged, selectQuery } from '../slice';
 import { withoutIds } from '../query-tree';
-import { ConceptSetEditor } from './concept-set-editor';
+import { ConceptSetEditor, SavedConceptSetPicker } from './concept-set-editor';
 import { CriteriaGroupEditor, CriterionEditor, type ConceptSetChoice } from './criteria-editors';
 import { AttritionView } from './attrition-view';
 import { LiveCountsContext, StepCount } from './live-counts-context';
 import { useLiveCounts, type LiveCounts } from './use-live-counts';
-import { INDEX_ANCHOR, attritionMatches, definitionProblem, moved, newDefinition, newInclusionRule, nextConceptSetId, removed, replaced, withDefaults, type Definition } from './definition-model';
+import { INDEX_ANCHOR, attritionMatches, definitionProblem, fromSavedConceptSet, moved, newDefinition, newInclusionRule, nextConceptSetId, removed, replaced, withDefaults, type Definition } from './definition-model';
 
 const SECTION = { border: '1px solid #d9dee4', borderRadius: 8, padding: 16, margin: '0 0 16px', minWidth: 0 } as const;
 const SECTION_LEGEND = { fontSize: 16, fontWeight: 600, padding: '0 6px', width: 'auto', margin: 0, border: 0 } as const;
@@ -166,7 +166,13 @@ function DefinitionEditor({ query, definition }: { query: QueryGroup; definition
             onRemove={() => change((d) => ({ ...d, conceptSets: removed(d.conceptSets, i) }))}
           />
         ))}
-        <Button onClick={() => conceptSets.create()}>Add concept set</Button>
+        <Space wrap size={8}>
+          <Button onClick={() => conceptSets.create()}>Add concept set</Button>
+          <SavedConceptSetPicker
+            usedIds={new Set(definition.conceptSets.flatMap((s) => (s.savedConceptSet ? [s.savedConceptSet.id] : [])))}
+            onPick={(saved) => change((d) => ({ ...d, conceptSets: [...d.conceptSets, fromSavedConceptSet(saved, nextConceptSetId(d.conceptSets))] }))}
+          />
+        </Space>
       </fieldset>
 
       <fieldset style={SECTION} className="entry-events-section">
@@ -178,7 +184,7 @@ function DefinitionEditor({ query, definition }: { query: QueryGroup; definition
         {entries.map((criteria, i) => (
           <fieldset key={i} style={{ ...SECTION, padding: 12, margin: '8px 0' }} className="entry-event">
             <legend style={{ ...SECTION_LEGEND, fontSize: 14 }}>Entry event {i + 1}</legend>
-            <CriterionEditor criteria={criteria} onChange={(next) => setEntries(replaced(latest.current.primaryCriteria.criteriaList, i, next))} conceptSets={conceptSets} label={`Entry event ${i + 1}`} />
+            <CriterionEditor criteria={criteria} onChange={(next) => setEntries(replaced(latest.current.primaryCriteria.criteriaList, i, next))} conceptSets={conceptSets} label={`Entry event ${i + 1}`} sentence />
             {entries.length > 1 ? (
               <Button size="small" danger onClick={() => setEntries(removed(entries, i))}>
                 Remove entry event
@@ -266,7 +272,7 @@ function DefinitionEditor({ query, definition }: { query: QueryGroup; definition
         {definition.censoringCriteria.map((criteria, i) => (
           <fieldset key={i} style={{ ...SECTION, padding: 12, margin: '8px 0' }} className="censoring-event">
             <legend style={{ ...SECTION_LEGEND, fontSize: 14 }}>Censoring event {i + 1}</legend>
-            <CriterionEditor criteria={criteria} onChange={(next) => change((d) => ({ ...d, censoringCriteria: replaced(d.censoringCriteria, i, next) }))} conceptSets={conceptSets} label={`Censoring event ${i + 1}`} />
+            <CriterionEditor criteria={criteria} onChange={(next) => change((d) => ({ ...d, censoringCriteria: replaced(d.censoringCriteria, i, next) }))} conceptSets={conceptSets} label={`Censoring event ${i + 1}`} sentence />
             <Button size="small" danger onClick={() => change((d) => ({ ...d, censoringCriteria: removed(d.censoringCriteria, i) }))}>
               Remove censoring event
             </Button>
