@@ -196,7 +196,7 @@ export function criterionSentence(item: CorrelatedCriteria, conceptSetName: stri
   if (conceptSetName) parts.push({ text: conceptSetName, emphasis: true }, { text: ` (${kind.noun})` });
   else parts.push({ text: `any ${kind.noun}` });
   const attributes = attributePhrases(criteria);
-  if (attributes.length) parts.push({ text: ` ${attributes.join(', ')}` });
+  if (attributes.length) parts.push({ text: `, ${attributes.join(', ')},` });
   const start = item.startWindow.useEventEnd ? 'ending' : 'starting';
   parts.push({ text: ` ${item.endWindow ? `${start} ` : ''}${windowWords(item.startWindow, anchor)}` });
   if (item.endWindow) parts.push({ text: ` and ending ${windowWords(item.endWindow, anchor)}` });
