@@ -31,7 +31,7 @@ const concept = { concept_id: 1124300, concept_name: 'Diclofenac', domain_id: 'D
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('ConceptSetEditor', { timeout: 20_000 }, () => {
+describe('ConceptSetEditor', { timeout: 60_000 }, () => {
   it('shows a pinned saved set read-only, says when a newer version exists and updates to it', async () => {
     const calls = fakeApi(({ path }) => {
       if (path === `/api/v1/concept-sets/${ID}/`) return { body: aSavedSet({ items: [item(1124300), item(1118084)], version: 3, latest_version: 3 }) };
@@ -73,7 +73,7 @@ describe('ConceptSetEditor', { timeout: 20_000 }, () => {
   });
 });
 
-describe('SavedConceptSetPicker', { timeout: 20_000 }, () => {
+describe('SavedConceptSetPicker', { timeout: 60_000 }, () => {
   it('lists the library, newest first, and picks a set; one already used is not offered twice', async () => {
     const calls = fakeApi(() => ({ body: { concept_sets: [aSavedSet(), aSavedSet({ id: '7b3f7c1e-8a8e-4f3b-9c1e-2f6a7d8e9f02', name: 'GI bleed', version: 1, latest_version: 1 })], total: 2, total_capped: false } }));
     const onPick = vi.fn();

@@ -51,7 +51,7 @@ function CriterionHarness({ initial, seen }: { initial: Criteria; seen: (c: Crit
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('CriteriaGroupEditor', { timeout: 20_000 }, () => {
+describe('CriteriaGroupEditor', { timeout: 60_000 }, () => {
   it('adds a demographic criterion from the keyboard and reads it back as a sentence', async () => {
     fakeApi(() => ({ status: 404, body: { detail: 'Not found' } }));
     const seen = vi.fn();
@@ -84,7 +84,7 @@ describe('CriteriaGroupEditor', { timeout: 20_000 }, () => {
   });
 });
 
-describe('CriterionEditor', { timeout: 20_000 }, () => {
+describe('CriterionEditor', { timeout: 60_000 }, () => {
   it('adds additional criteria whose windows it says are measured from the enclosing event, not the index date', async () => {
     fakeApi(() => ({ status: 404, body: { detail: 'Not found' } }));
     const seen = vi.fn();

@@ -1,4 +1,4 @@
-import { Fragment, useId } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { Button, Checkbox, Input, InputNumber, Select, Space } from 'antd';
 import {
   CRITERIA_KINDS,
@@ -263,6 +263,9 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
   const setOptions = [{ value: -1, label: `Any ${kind.noun}` }, ...conceptSets.sets.map((s) => ({ value: s.id, label: s.name }))];
   const setName = conceptSets.sets.find((s) => s.id === criteria.codesetId)?.name;
   const extraSet = KIND_ATTRIBUTES[criteria.kind].filter((k) => criteria[k] !== undefined).length;
+  // Open at first when an attribute is set; after that the researcher opens and closes it (a value
+  // that follows `extraSet` would close it under their hands when they clear the last attribute).
+  const [openAtFirst] = useState(extraSet > 0);
   return (
     <div className="criterion-editor">
       <Space wrap size={8} align="center">
@@ -296,7 +299,7 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
         <KnownConcepts value={criteria.gender} onChange={(g) => onChange(withAttribute(criteria, 'gender', g))} label={`${label}: gender`} placeholder="Any gender" options={GENDERS} />
       </Space>
       {/* A native disclosure: reached with Tab, opened with Enter or Space, its state announced. */}
-      <details className="criterion-more" open={extraSet > 0 || undefined} style={{ marginTop: 8 }}>
+      <details className="criterion-more" open={openAtFirst || undefined} style={{ marginTop: 8 }}>
         <summary style={{ cursor: 'pointer', color: '#1f4e8c' }}>
           More attributes of the {kind.noun}
           {extraSet ? ` (${extraSet} set)` : ''}
