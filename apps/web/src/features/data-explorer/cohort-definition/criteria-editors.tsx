@@ -320,7 +320,8 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
           depth={depth + 1}
         />
       ) : depth < 3 ? (
-        <Button type="link" style={{ paddingLeft: 0 }} onClick={() => onChange({ ...criteria, correlatedCriteria: { type: 'ALL', criteriaList: [newCorrelatedCriteria()] } })}>
+        // The label wraps: on a phone it is wider than the nested boxes it sits in.
+        <Button type="link" style={{ paddingLeft: 0, whiteSpace: 'normal', height: 'auto', textAlign: 'left' }} onClick={() => onChange({ ...criteria, correlatedCriteria: { type: 'ALL', criteriaList: [newCorrelatedCriteria()] } })}>
           Add additional criteria on this {kind.noun}
         </Button>
       ) : null}
