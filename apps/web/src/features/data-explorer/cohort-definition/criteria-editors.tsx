@@ -181,6 +181,9 @@ function KnownConcepts({ value, onChange, label, placeholder, options }: { value
   return <Select aria-label={label} mode="multiple" placeholder={placeholder} value={value ?? []} onChange={onChange} options={all} style={{ minWidth: 150, maxWidth: '100%' }} popupMatchSelectWidth={false} />;
 }
 
+/** A button whose label may wrap: nested boxes on a phone are narrower than some labels. */
+const WRAPPING = { whiteSpace: 'normal', height: 'auto', maxWidth: '100%', textAlign: 'left' } as const;
+
 const ATTRIBUTE_ROW = { display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', margin: '6px 0' } as const;
 
 /** The attributes a kind offers beyond the common ones: dates, visit type, value, unit, normal range, era length and count. */
@@ -321,7 +324,7 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
         />
       ) : depth < 3 ? (
         // The label wraps: on a phone it is wider than the nested boxes it sits in.
-        <Button type="link" style={{ paddingLeft: 0, whiteSpace: 'normal', height: 'auto', textAlign: 'left' }} onClick={() => onChange({ ...criteria, correlatedCriteria: { type: 'ALL', criteriaList: [newCorrelatedCriteria()] } })}>
+        <Button type="link" style={{ ...WRAPPING, paddingLeft: 0 }} onClick={() => onChange({ ...criteria, correlatedCriteria: { type: 'ALL', criteriaList: [newCorrelatedCriteria()] } })}>
           Add additional criteria on this {kind.noun}
         </Button>
       ) : null}
@@ -370,7 +373,7 @@ export function DemographicCriterionEditor({
       <div style={ATTRIBUTE_ROW}>
         <DateRangeEditor value={criteria.occurrenceEndDate} onChange={(v) => set('occurrenceEndDate', v)} label={`${label}: end date`} text={`The ${event} ending`} />
       </div>
-      <Button size="small" danger onClick={onRemove}>
+      <Button size="small" danger style={WRAPPING} onClick={onRemove}>
         Remove demographic criterion
       </Button>
       <p className="demographic-sentence" style={{ margin: '8px 0 0', color: '#1f2933' }}>
@@ -388,7 +391,7 @@ const SIDES = [
 /** One end of a window: a number of days (empty: as far as the observation period goes) before or after. */
 function EndpointEditor({ endpoint, onChange, label }: { endpoint: WindowEndpoint; onChange: (e: WindowEndpoint) => void; label: string }) {
   return (
-    <Space size={4} align="center">
+    <Space size={4} align="center" wrap>
       <InputNumber
         aria-label={`${label}: days`}
         placeholder="any"
@@ -406,8 +409,9 @@ function EndpointEditor({ endpoint, onChange, label }: { endpoint: WindowEndpoin
 }
 
 function WindowEditor({ window, onChange, label, anchor }: { window: Window; onChange: (w: Window) => void; label: string; anchor: Anchor }) {
+  // A wrapping row, not a Space: its items must shrink to a nested box on a phone.
   return (
-    <Space wrap size={8} align="center">
+    <div style={ATTRIBUTE_ROW}>
       <span>between</span>
       <EndpointEditor endpoint={window.start} onChange={(start) => onChange({ ...window, start })} label={`${label} start`} />
       <span>and</span>
@@ -421,9 +425,9 @@ function WindowEditor({ window, onChange, label, anchor }: { window: Window; onC
           { value: 'end', label: anchor.endName },
         ]}
         popupMatchSelectWidth={false}
-        style={{ maxWidth: 260 }}
+        style={{ flex: '0 1 auto', minWidth: 0, maxWidth: 260 }}
       />
-    </Space>
+    </div>
   );
 }
 
@@ -584,12 +588,20 @@ export function CriteriaGroupEditor({ group, onChange, onRemove, conceptSets, an
           depth={depth + 1}
         />
       ))}
-      <Space wrap size={8} style={{ marginTop: 8 }}>
-        <Button onClick={() => onChange({ ...group, criteriaList: [...criteria, newCorrelatedCriteria()] })}>Add criterion</Button>
-        <Button onClick={() => onChange({ ...group, demographicCriteriaList: [...demographics, {}] })}>Add demographic criterion</Button>
-        {depth < 4 ? <Button onClick={() => onChange({ ...group, groups: [...groups, { type: 'ALL', criteriaList: [newCorrelatedCriteria()] }] })}>Add group</Button> : null}
+      <Space wrap size={8} style={{ marginTop: 8, maxWidth: '100%' }}>
+        <Button style={WRAPPING} onClick={() => onChange({ ...group, criteriaList: [...criteria, newCorrelatedCriteria()] })}>
+          Add criterion
+        </Button>
+        <Button style={WRAPPING} onClick={() => onChange({ ...group, demographicCriteriaList: [...demographics, {}] })}>
+          Add demographic criterion
+        </Button>
+        {depth < 4 ? (
+          <Button style={WRAPPING} onClick={() => onChange({ ...group, groups: [...groups, { type: 'ALL', criteriaList: [newCorrelatedCriteria()] }] })}>
+            Add group
+          </Button>
+        ) : null}
         {onRemove ? (
-          <Button danger onClick={onRemove}>
+          <Button danger style={WRAPPING} onClick={onRemove}>
             Remove {title ? title.toLowerCase() : 'group'}
           </Button>
         ) : null}
