@@ -3,7 +3,7 @@ import { KEEP_UNUSED_DATA_SECONDS, REFETCH_ON_MOUNT_SECONDS } from '@/config/con
 import { createBaseQuery } from './base-query';
 
 /** Cache tags: a change to one of these invalidates the matching cached lists. */
-export const TAG_TYPES = ['Users', 'Workbenches', 'Notebooks', 'Documents', 'Queries', 'Cohorts', 'Executions', 'ReleaseRequests', 'Account'] as const;
+export const TAG_TYPES = ['Users', 'Workbenches', 'Notebooks', 'Documents', 'Queries', 'Cohorts', 'Executions', 'ReleaseRequests', 'Account', 'ConceptSets'] as const;
 
 /**
  * The one API slice. Each feature adds its endpoints with `baseApi.injectEndpoints`, naming

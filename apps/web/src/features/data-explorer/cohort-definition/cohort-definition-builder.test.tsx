@@ -86,6 +86,32 @@ describe('CohortDefinitionBuilder', { timeout: 20_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'New concept set' }));
     expect(await screen.findByText(/The concept set "Concept set 1" holds no concept yet: add one\./)).toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 1_200));
-    expect(calls.filter((c) => c.path === '/api/v1/queries/execute/')).toHaveLength(0);
+    // (The definition as first rendered may be counted before the click: only the one with the empty set must not.)
+    const withTheSet = calls.filter((c) => c.path === '/api/v1/queries/execute/' && (c.body as { query: QueryGroup }).query.cohortDefinition!.conceptSets!.length > 0);
+    expect(withTheSet).toHaveLength(0);
+  });
+
+  it('adds a saved concept set from the library, pinned at its version, and counts the definition that uses it', async () => {
+    const saved = { id: '5b3f7c1e-8a8e-4f3b-9c1e-2f6a7d8e9f00', name: 'Diclofenac', description: '', items: [{ conceptId: 1124300, includeDescendants: true, isExcluded: false, includeMapped: false }], version: 2, latest_version: 2 };
+    const calls = fakeApi(({ method, path }) => {
+      if (method === 'GET' && path === '/api/v1/concept-sets/') return { body: { concept_sets: [saved], total: 1, total_capped: false } };
+      if (method === 'GET' && path === `/api/v1/concept-sets/${saved.id}/`) return { body: saved };
+      if (method === 'POST' && path === '/api/v1/queries/execute/') return { body: { ...aResult(), person_count: 900, person_count_display: '900', attrition: attrition(0, 900) } };
+      return { status: 404, body: { detail: 'Not found' } };
+    });
+    renderBuilder();
+    await userEvent.click(screen.getByRole('combobox', { name: 'Use a saved concept set' }));
+    await userEvent.click(await screen.findByText('Diclofenac (version 2, 1 concept)', { selector: '.ant-select-item-option-content' }));
+    expect(await screen.findByText(/Saved concept set, version 2/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('combobox', { name: 'Entry event 1: concept set' }));
+    await userEvent.click(await screen.findByText('Diclofenac', { selector: '.ant-select-item-option-content' }));
+    await waitFor(
+      () => {
+        const runs = calls.filter((c) => c.path === '/api/v1/queries/execute/').map((c) => (c.body as { query: QueryGroup }).query.cohortDefinition!);
+        expect(runs.at(-1)).toMatchObject({ conceptSets: [{ id: 0, name: 'Diclofenac', savedConceptSet: { id: saved.id, version: 2 } }], primaryCriteria: { criteriaList: [{ kind: 'DrugExposure', codesetId: 0 }] } });
+      },
+      { timeout: 4_000 },
+    );
+    expect(document.querySelector('.event-sentence')).toHaveTextContent('a drug exposure of Diclofenac');
   });
 });

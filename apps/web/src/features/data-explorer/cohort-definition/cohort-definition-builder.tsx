@@ -1,15 +1,16 @@
 import { useCallback, useMemo, useRef } from 'react';
-import { Alert, Button, Flex, Input, InputNumber, Radio, Select, Space } from 'antd';
+import { Alert, Button, Input, InputNumber, Radio, Select, Space } from 'antd';
 import { CohortDefinitionExpression, type Criteria, type EndStrategy, type QueryGroup, type QueryResult, type ResultLimit } from '@hdp/contract';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { queryChanged, selectQuery } from '../slice';
 import { withoutIds } from '../query-tree';
-import { ConceptSetEditor } from './concept-set-editor';
+import { ConceptSetEditor, SavedConceptSetPicker } from './concept-set-editor';
+import { CohortDefinitionSection } from './cohort-definition-section';
 import { CriteriaGroupEditor, CriterionEditor, type ConceptSetChoice } from './criteria-editors';
 import { AttritionView } from './attrition-view';
 import { LiveCountsContext, StepCount } from './live-counts-context';
 import { useLiveCounts, type LiveCounts } from './use-live-counts';
-import { INDEX_ANCHOR, attritionMatches, definitionProblem, moved, newDefinition, newInclusionRule, nextConceptSetId, removed, replaced, withDefaults, type Definition } from './definition-model';
+import { INDEX_ANCHOR, attritionMatches, definitionProblem, fromSavedConceptSet, moved, newInclusionRule, nextConceptSetId, removed, replaced, withDefaults, type Definition } from './definition-model';
 
 const SECTION = { border: '1px solid #d9dee4', borderRadius: 8, padding: 16, margin: '0 0 16px', minWidth: 0 } as const;
 const SECTION_LEGEND = { fontSize: 16, fontWeight: 600, padding: '0 6px', width: 'auto', margin: 0, border: 0 } as const;
@@ -166,7 +167,13 @@ function DefinitionEditor({ query, definition }: { query: QueryGroup; definition
             onRemove={() => change((d) => ({ ...d, conceptSets: removed(d.conceptSets, i) }))}
           />
         ))}
-        <Button onClick={() => conceptSets.create()}>Add concept set</Button>
+        <Space wrap size={8}>
+          <Button onClick={() => conceptSets.create()}>Add concept set</Button>
+          <SavedConceptSetPicker
+            usedIds={new Set(definition.conceptSets.flatMap((s) => (s.savedConceptSet ? [s.savedConceptSet.id] : [])))}
+            onPick={(saved) => change((d) => ({ ...d, conceptSets: [...d.conceptSets, fromSavedConceptSet(saved, nextConceptSetId(d.conceptSets))] }))}
+          />
+        </Space>
       </fieldset>
 
       <fieldset style={SECTION} className="entry-events-section">
@@ -178,7 +185,7 @@ function DefinitionEditor({ query, definition }: { query: QueryGroup; definition
         {entries.map((criteria, i) => (
           <fieldset key={i} style={{ ...SECTION, padding: 12, margin: '8px 0' }} className="entry-event">
             <legend style={{ ...SECTION_LEGEND, fontSize: 14 }}>Entry event {i + 1}</legend>
-            <CriterionEditor criteria={criteria} onChange={(next) => setEntries(replaced(latest.current.primaryCriteria.criteriaList, i, next))} conceptSets={conceptSets} label={`Entry event ${i + 1}`} />
+            <CriterionEditor criteria={criteria} onChange={(next) => setEntries(replaced(latest.current.primaryCriteria.criteriaList, i, next))} conceptSets={conceptSets} label={`Entry event ${i + 1}`} sentence />
             {entries.length > 1 ? (
               <Button size="small" danger onClick={() => setEntries(removed(entries, i))}>
                 Remove entry event
@@ -266,7 +273,7 @@ function DefinitionEditor({ query, definition }: { query: QueryGroup; definition
         {definition.censoringCriteria.map((criteria, i) => (
           <fieldset key={i} style={{ ...SECTION, padding: 12, margin: '8px 0' }} className="censoring-event">
             <legend style={{ ...SECTION_LEGEND, fontSize: 14 }}>Censoring event {i + 1}</legend>
-            <CriterionEditor criteria={criteria} onChange={(next) => change((d) => ({ ...d, censoringCriteria: replaced(d.censoringCriteria, i, next) }))} conceptSets={conceptSets} label={`Censoring event ${i + 1}`} />
+            <CriterionEditor criteria={criteria} onChange={(next) => change((d) => ({ ...d, censoringCriteria: replaced(d.censoringCriteria, i, next) }))} conceptSets={conceptSets} label={`Censoring event ${i + 1}`} sentence />
             <Button size="small" danger onClick={() => change((d) => ({ ...d, censoringCriteria: removed(d.censoringCriteria, i) }))}>
               Remove censoring event
             </Button>
@@ -294,38 +301,18 @@ function DefinitionEditor({ query, definition }: { query: QueryGroup; definition
   );
 }
 
+/** The editor of the open query's cohort definition (the query has one). */
+export function CohortDefinitionEditor() {
+  const query = useAppSelector(selectQuery);
+  const stored = query.cohortDefinition as Partial<Definition> | undefined;
+  const definition = useMemo(() => (stored ? withDefaults(stored) : null), [stored]);
+  return definition ? <DefinitionEditor query={query} definition={definition} /> : null;
+}
+
 /**
  * Entry events, inclusion rules, exit and censoring: the query's cohort definition (OHDSI Circe's
  * model), counted live as it is edited. Queries without one keep the simple builder alone.
  */
 export function CohortDefinitionBuilder() {
-  const dispatch = useAppDispatch();
-  const query = useAppSelector(selectQuery);
-  const stored = query.cohortDefinition as Partial<Definition> | undefined;
-  const definition = useMemo(() => (stored ? withDefaults(stored) : null), [stored]);
-  return (
-    <section aria-labelledby="cohort-definition-heading" className="cohort-definition-builder" style={{ marginTop: 16 }}>
-      <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 8 }}>
-        <h3 id="cohort-definition-heading" style={{ fontSize: 16, fontWeight: 600, margin: 0 }}>
-          Cohort definition with time
-        </h3>
-        {definition ? (
-          <Button danger onClick={() => dispatch(queryChanged({ ...query, cohortDefinition: undefined }))}>
-            Remove the cohort definition
-          </Button>
-        ) : (
-          <Button onClick={() => dispatch(queryChanged({ ...query, cohortDefinition: newDefinition() }))}>Add entry events and time</Button>
-        )}
-      </Flex>
-      {definition ? (
-        <DefinitionEditor query={query} definition={definition} />
-      ) : (
-        <p style={{ margin: 0, color: '#5b6470' }}>
-          For questions with an index event (&quot;new users of a drug with a year of prior observation&quot;): entry events, inclusion rules with time windows, exit and censoring, counted
-          live as you edit.
-        </p>
-      )}
-    </section>
-  );
+  return <CohortDefinitionSection Editor={CohortDefinitionEditor} />;
 }
-

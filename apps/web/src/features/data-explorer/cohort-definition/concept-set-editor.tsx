@@ -1,9 +1,12 @@
 import { useId, useState } from 'react';
-import { Button, Checkbox, Input, Select, Space } from 'antd';
-import type { ConceptSet, ConceptSetItem } from '@hdp/contract';
+import { skipToken } from '@reduxjs/toolkit/query';
+import { Alert, Button, Checkbox, Input, Select, Space } from 'antd';
+import type { ConceptSet, ConceptSetItem, SavedConceptSet } from '@hdp/contract';
 import { ConceptPicker } from '../components/concept-picker';
 import { ConceptName } from '../components/concept-info';
-import { removed, replaced } from './definition-model';
+import { useCreateConceptSetMutation, useGetConceptSetQuery, useListConceptSetsQuery } from '../api/concept-sets';
+import { detailOf } from '@/lib/errors/api-error-handler';
+import { fromSavedConceptSet, newerVersion, removed, replaced } from './definition-model';
 
 const SEARCH_DOMAINS = [
   { value: '', label: 'All domains' },
@@ -37,6 +40,19 @@ export function conceptSetSize(set: ConceptSet): string {
  * resolves descendants and mappings when it counts.
  */
 export function ConceptSetEditor({ set, onChange, onRemove }: { set: ConceptSet; onChange: (set: ConceptSet) => void; onRemove: () => void }) {
+  const saved = set.savedConceptSet;
+  // The newest version of the saved set (a read without `version` answers the newest).
+  const { data: newest } = useGetConceptSetQuery(saved ? { conceptSetId: saved.id } : skipToken);
+  const [save, saving] = useCreateConceptSetMutation();
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const newer = newerVersion(set, newest?.latest_version);
+  const saveToLibrary = () => {
+    setSaveError(null);
+    save({ name: set.name.trim(), items: set.expression.items })
+      .unwrap()
+      .then((created) => onChange(fromSavedConceptSet(created, set.id)))
+      .catch((error: { data?: unknown }) => setSaveError(detailOf(error.data) ?? detailOf(error) ?? 'the server could not be reached; try again in a moment.'));
+  };
   const [domain, setDomain] = useState('');
   const headingId = useId();
   const items = set.expression.items;
@@ -53,18 +69,55 @@ export function ConceptSetEditor({ set, onChange, onRemove }: { set: ConceptSet;
         Concept set: {set.name}
       </legend>
       <Space wrap size={8} style={{ marginBottom: 8 }}>
-        <Input aria-label="Concept set name" value={set.name} onChange={(e) => onChange({ ...set, name: e.target.value })} style={{ width: 220, maxWidth: '100%' }} />
+        <Input aria-label="Concept set name" value={set.name} readOnly={!!saved} onChange={(e) => onChange({ ...set, name: e.target.value })} style={{ width: 220, maxWidth: '100%' }} />
         <span className="concept-set-size" style={{ color: '#5b6470', fontSize: 13 }}>
           {conceptSetSize(set)}
         </span>
+        {saved ? null : (
+          <Button size="small" loading={saving.isLoading} disabled={items.length === 0 || !set.name.trim()} onClick={saveToLibrary}>
+            Save to the library
+          </Button>
+        )}
         <Button size="small" danger onClick={onRemove}>
           Remove concept set
         </Button>
       </Space>
-      <Space wrap size={8} style={{ marginBottom: 8, width: '100%' }}>
-        <Select aria-label={`Search concepts of ${set.name} in`} value={domain} onChange={setDomain} options={SEARCH_DOMAINS} style={{ width: 150 }} />
-        <ConceptPicker domain={domain} multiple={false} value="" onChange={add} label={`Add a concept to ${set.name}`} />
-      </Space>
+      {saveError ? (
+        <div role="alert">
+          <Alert type="error" showIcon role="none" title={`The concept set was not saved: ${saveError}`} style={{ marginBottom: 8 }} />
+        </div>
+      ) : null}
+      {saved ? (
+        <div className="saved-concept-set" style={{ marginBottom: 8 }}>
+          <p className="saved-concept-set-version" style={{ margin: '0 0 8px', color: '#5b6470' }}>
+            Saved concept set, version {saved.version}: the definition uses this version until you update it. To change its concepts, edit a copy.
+          </p>
+          {newer && newest ? (
+            <div role="status" className="saved-concept-set-newer">
+              <Alert
+                type="info"
+                showIcon
+                role="none"
+                style={{ marginBottom: 8 }}
+                title={`A newer version of ${newest.name} exists: version ${newer} (this definition uses version ${saved.version}).`}
+                action={
+                  <Button size="small" onClick={() => onChange(fromSavedConceptSet(newest, set.id))}>
+                    Update to version {newer}
+                  </Button>
+                }
+              />
+            </div>
+          ) : null}
+          <Button size="small" onClick={() => onChange({ id: set.id, name: `${set.name} (copy)`, expression: set.expression })}>
+            Edit a copy
+          </Button>
+        </div>
+      ) : (
+        <Space wrap size={8} style={{ marginBottom: 8, width: '100%' }}>
+          <Select aria-label={`Search concepts of ${set.name} in`} value={domain} onChange={setDomain} options={SEARCH_DOMAINS} style={{ width: 150 }} />
+          <ConceptPicker domain={domain} multiple={false} value="" onChange={add} label={`Add a concept to ${set.name}`} />
+        </Space>
+      )}
       {items.length === 0 ? (
         <p style={{ margin: 0, color: '#5b6470' }}>No concepts yet: search above to add one.</p>
       ) : (
@@ -97,6 +150,7 @@ export function ConceptSetEditor({ set, onChange, onRemove }: { set: ConceptSet;
                   {FLAGS.map((f) => (
                     <td key={f.key} style={CELL}>
                       <Checkbox
+                        disabled={!!saved}
                         aria-label={`${f.label}: concept ${item.conceptId}`}
                         checked={!!item[f.key]}
                         onChange={(e) => setItems(replaced(items, i, { ...item, [f.key]: e.target.checked }))}
@@ -104,7 +158,7 @@ export function ConceptSetEditor({ set, onChange, onRemove }: { set: ConceptSet;
                     </td>
                   ))}
                   <td style={CELL}>
-                    <Button size="small" type="link" onClick={() => setItems(removed(items, i))} aria-label={`Remove concept ${item.conceptId}`}>
+                    <Button size="small" type="link" disabled={!!saved} onClick={() => setItems(removed(items, i))} aria-label={`Remove concept ${item.conceptId}`}>
                       Remove
                     </Button>
                   </td>
@@ -115,5 +169,36 @@ export function ConceptSetEditor({ set, onChange, onRemove }: { set: ConceptSet;
         </div>
       )}
     </fieldset>
+  );
+}
+
+/**
+ * Adds a saved concept set from the library to the definition, pinned at its newest version (the
+ * definition keeps that version until the researcher updates it).
+ */
+export function SavedConceptSetPicker({ onPick, usedIds }: { onPick: (saved: SavedConceptSet) => void; usedIds: ReadonlySet<string> }) {
+  const { data, isFetching, isError } = useListConceptSetsQuery({});
+  const options = (data?.concept_sets ?? []).map((saved) => ({
+    value: saved.id,
+    label: `${saved.name} (version ${saved.version}, ${saved.items.length} ${saved.items.length === 1 ? 'concept' : 'concepts'})`,
+    disabled: usedIds.has(saved.id),
+  }));
+  return (
+    <Select
+      aria-label="Use a saved concept set"
+      className="saved-concept-set-picker"
+      showSearch={{ optionFilterProp: 'label' }}
+      placeholder={isError ? 'The library could not be read' : 'Use a saved concept set'}
+      loading={isFetching}
+      value={null}
+      notFoundContent={isFetching ? 'Loading…' : 'No saved concept sets yet'}
+      options={options}
+      onChange={(id: string) => {
+        const saved = data?.concept_sets.find((s) => s.id === id);
+        if (saved) onPick(saved);
+      }}
+      popupMatchSelectWidth={false}
+      style={{ width: 260, maxWidth: '100%' }}
+    />
   );
 }

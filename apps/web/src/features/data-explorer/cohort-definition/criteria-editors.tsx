@@ -1,16 +1,39 @@
-import { Fragment, useId } from 'react';
-import { Button, Checkbox, InputNumber, Select, Space } from 'antd';
-import { CRITERIA_KINDS, type ConceptSet, type CorrelatedCriteria, type Criteria, type CriteriaGroup, type NumericRange, type Window, type WindowEndpoint } from '@hdp/contract';
+import { Fragment, useId, useState } from 'react';
+import { Button, Checkbox, Input, InputNumber, Select, Space } from 'antd';
+import {
+  CRITERIA_KINDS,
+  type ConceptSet,
+  type CorrelatedCriteria,
+  type Criteria,
+  type CriteriaGroup,
+  type DateRange,
+  type DemographicCriteria,
+  type NumericRange,
+  type Window,
+  type WindowEndpoint,
+} from '@hdp/contract';
+import { ConceptPicker } from '../components/concept-picker';
 import {
   CRITERIA_KIND_LABELS,
+  ETHNICITIES,
+  GENDERS,
+  INDEX_ANCHOR,
   KINDS_WITH_CONCEPTS,
+  KIND_ATTRIBUTES,
+  RACES,
+  VISIT_TYPES,
   criterionSentence,
+  demographicSentence,
   enclosingAnchor,
+  eventSentence,
   groupWords,
+  hasFirst,
   newCorrelatedCriteria,
   removed,
   replaced,
+  withKind,
   type Anchor,
+  type AttributeKey,
   type SentencePart,
 } from './definition-model';
 
@@ -20,11 +43,6 @@ export interface ConceptSetChoice {
   /** Adds an empty concept set and answers its id. */
   create: () => number;
 }
-
-const GENDERS = [
-  { value: 8532, label: 'Female' },
-  { value: 8507, label: 'Male' },
-];
 
 const BOX = { border: '1px solid #e5e8ec', borderRadius: 6, padding: 12, margin: '8px 0', minWidth: 0 } as const;
 const LEGEND = { fontSize: 14, fontWeight: 600, padding: '0 4px', width: 'auto', margin: 0, border: 0 } as const;
@@ -64,6 +82,168 @@ function withAttribute<K extends keyof Criteria>(criteria: Criteria, key: K, val
   return next;
 }
 
+/** Age from / to at an event or the index date, as Circe's range. */
+function AgeEditor({ value, onChange, label, text }: { value: NumericRange | undefined; onChange: (v: NumericRange | undefined) => void; label: string; text: string }) {
+  const [ageMin, ageMax] = ageBounds(value);
+  return (
+    <Space size={4} align="center" wrap>
+      <span>{text}</span>
+      <InputNumber aria-label={`${label}: age at least`} placeholder="from" min={0} max={150} precision={0} value={ageMin} onChange={(v) => onChange(ageRange(v, ageMax))} style={{ width: 80 }} />
+      <span aria-hidden="true">–</span>
+      <InputNumber aria-label={`${label}: age at most`} placeholder="to" min={0} max={150} precision={0} value={ageMax} onChange={(v) => onChange(ageRange(ageMin, v))} style={{ width: 80 }} />
+    </Space>
+  );
+}
+
+const NUMERIC_OPS = [
+  { value: '', label: 'any' },
+  { value: 'lt', label: 'less than' },
+  { value: 'lte', label: 'at most' },
+  { value: 'eq', label: 'exactly' },
+  { value: '!eq', label: 'not' },
+  { value: 'gt', label: 'more than' },
+  { value: 'gte', label: 'at least' },
+  { value: 'bt', label: 'between' },
+  { value: '!bt', label: 'not between' },
+];
+const DATE_OPS = [
+  { value: '', label: 'any date' },
+  { value: 'lt', label: 'before' },
+  { value: 'lte', label: 'on or before' },
+  { value: 'eq', label: 'on' },
+  { value: '!eq', label: 'not on' },
+  { value: 'gt', label: 'after' },
+  { value: 'gte', label: 'on or after' },
+  { value: 'bt', label: 'between' },
+  { value: '!bt', label: 'not between' },
+];
+const isBetween = (op: string) => op === 'bt' || op === '!bt';
+
+/** A number range (Circe's NumericRange): an operator, a value, and a second value for "between". */
+export function NumericRangeEditor({ value, onChange, label, text, unit }: { value: NumericRange | undefined; onChange: (v: NumericRange | undefined) => void; label: string; text: string; unit?: string }) {
+  const setOp = (op: string) => {
+    if (!op) return onChange(undefined);
+    const next: NumericRange = { op: op as NumericRange['op'], value: value?.value ?? 0 };
+    if (isBetween(op)) next.extent = value?.extent ?? next.value;
+    onChange(next);
+  };
+  return (
+    <Space size={4} align="center" wrap className="numeric-range-editor">
+      <span>{text}</span>
+      <Select aria-label={`${label}: comparison`} value={value?.op ?? ''} onChange={setOp} options={NUMERIC_OPS} style={{ width: 120 }} />
+      {value ? (
+        <>
+          <InputNumber aria-label={`${label}: value`} value={value.value} onChange={(v) => onChange({ ...value, value: v ?? 0 })} style={{ width: 90 }} />
+          {isBetween(value.op) ? (
+            <>
+              <span>and</span>
+              <InputNumber aria-label={`${label}: second value`} value={value.extent ?? null} onChange={(v) => onChange({ ...value, extent: v ?? 0 })} style={{ width: 90 }} />
+            </>
+          ) : null}
+          {unit ? <span>{unit}</span> : null}
+        </>
+      ) : null}
+    </Space>
+  );
+}
+
+/** A date range (Circe's DateRange): an operator, a date, and a second date for "between". */
+export function DateRangeEditor({ value, onChange, label, text }: { value: DateRange | undefined; onChange: (v: DateRange | undefined) => void; label: string; text: string }) {
+  const setOp = (op: string) => {
+    if (!op) return onChange(undefined);
+    const next: DateRange = { op: op as DateRange['op'], value: value?.value ?? '2000-01-01' };
+    if (isBetween(op)) next.extent = value?.extent ?? next.value;
+    onChange(next);
+  };
+  return (
+    <Space size={4} align="center" wrap className="date-range-editor">
+      <span>{text}</span>
+      <Select aria-label={`${label}: comparison`} value={value?.op ?? ''} onChange={setOp} options={DATE_OPS} style={{ width: 130 }} />
+      {value ? (
+        <>
+          <Input type="date" aria-label={`${label}: date`} value={value.value} onChange={(e) => e.target.value && onChange({ ...value, value: e.target.value })} style={{ width: 150 }} />
+          {isBetween(value.op) ? (
+            <>
+              <span>and</span>
+              <Input type="date" aria-label={`${label}: second date`} value={value.extent ?? ''} onChange={(e) => e.target.value && onChange({ ...value, extent: e.target.value })} style={{ width: 150 }} />
+            </>
+          ) : null}
+        </>
+      ) : null}
+    </Space>
+  );
+}
+
+/** A multiple choice of concepts the builder knows by name (gender, race, visit type …); empty = any. */
+function KnownConcepts({ value, onChange, label, placeholder, options }: { value: number[] | undefined; onChange: (v: number[]) => void; label: string; placeholder: string; options: { value: number; label: string }[] }) {
+  // Concepts outside the list (from an ATLAS import) stay chosen, by their id.
+  const all = [...options, ...(value ?? []).filter((id) => !options.some((o) => o.value === id)).map((id) => ({ value: id, label: `Concept ${id}` }))];
+  return <Select aria-label={label} mode="multiple" placeholder={placeholder} value={value ?? []} onChange={onChange} options={all} style={{ minWidth: 150, maxWidth: '100%' }} popupMatchSelectWidth={false} />;
+}
+
+/** A button whose label may wrap: nested boxes on a phone are narrower than some labels. */
+const WRAPPING = { whiteSpace: 'normal', height: 'auto', maxWidth: '100%', textAlign: 'left' } as const;
+
+const ATTRIBUTE_ROW = { display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', margin: '6px 0' } as const;
+
+/** The attributes a kind offers beyond the common ones: dates, visit type, value, unit, normal range, era length and count. */
+function AttributesEditor({ criteria, onChange, label }: { criteria: Criteria; onChange: (c: Criteria) => void; label: string }) {
+  const offered = new Set<AttributeKey>(KIND_ATTRIBUTES[criteria.kind]);
+  const set = <K extends keyof Criteria>(key: K) => (value: Criteria[K] | undefined) => onChange(withAttribute(criteria, key, value));
+  const era = criteria.kind === 'DrugEra' ? 'exposures' : 'occurrences';
+  return (
+    <div className="criterion-attributes">
+      {offered.has('occurrenceStartDate') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <DateRangeEditor value={criteria.occurrenceStartDate} onChange={set('occurrenceStartDate')} label={`${label}: start date`} text="Starting" />
+        </div>
+      ) : null}
+      {offered.has('occurrenceEndDate') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <DateRangeEditor value={criteria.occurrenceEndDate} onChange={set('occurrenceEndDate')} label={`${label}: end date`} text="Ending" />
+        </div>
+      ) : null}
+      {offered.has('visitType') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <span>{criteria.kind === 'VisitOccurrence' ? 'Visit type' : 'In a visit of type'}</span>
+          <KnownConcepts value={criteria.visitType} onChange={set('visitType')} label={`${label}: visit type`} placeholder="Any visit" options={VISIT_TYPES} />
+        </div>
+      ) : null}
+      {offered.has('valueAsNumber') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <NumericRangeEditor value={criteria.valueAsNumber} onChange={set('valueAsNumber')} label={`${label}: value`} text="Value" />
+        </div>
+      ) : null}
+      {offered.has('unit') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <span>Unit</span>
+          <ConceptPicker domain="Unit" multiple value={criteria.unit ?? []} onChange={(v) => set('unit')(Array.isArray(v) ? v : undefined)} label={`${label}: unit`} />
+        </div>
+      ) : null}
+      {offered.has('rangeLow') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <NumericRangeEditor value={criteria.rangeLow} onChange={set('rangeLow')} label={`${label}: normal range low`} text="Normal range, low end" />
+        </div>
+      ) : null}
+      {offered.has('rangeHigh') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <NumericRangeEditor value={criteria.rangeHigh} onChange={set('rangeHigh')} label={`${label}: normal range high`} text="Normal range, high end" />
+        </div>
+      ) : null}
+      {offered.has('eraLength') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <NumericRangeEditor value={criteria.eraLength} onChange={set('eraLength')} label={`${label}: era length`} text="Era length" unit="days" />
+        </div>
+      ) : null}
+      {offered.has('occurrenceCount') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <NumericRangeEditor value={criteria.occurrenceCount} onChange={set('occurrenceCount')} label={`${label}: ${era} in the era`} text={`Number of ${era} in the era`} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 export interface CriterionEditorProps {
   criteria: Criteria;
   onChange: (criteria: Criteria) => void;
@@ -72,14 +252,23 @@ export interface CriterionEditorProps {
   label: string;
   /** Nesting depth: criteria nested in this one are shown inside it. */
   depth?: number;
+  /** Read the event back as a sentence (a criterion in a window has its own sentence instead). */
+  sentence?: boolean;
 }
 
-/** One event criterion: its domain, concept set, first occurrence, age and gender at the event, and criteria relative to it. */
-export function CriterionEditor({ criteria, onChange, conceptSets, label, depth = 0 }: CriterionEditorProps) {
+/**
+ * One event criterion: its domain, concept set, first occurrence, age and gender at the event, the
+ * domain's own attributes, and additional criteria relative to it (windows measured from this event).
+ */
+export function CriterionEditor({ criteria, onChange, conceptSets, label, depth = 0, sentence = false }: CriterionEditorProps) {
   const kind = CRITERIA_KIND_LABELS[criteria.kind];
-  const [ageMin, ageMax] = ageBounds(criteria.age);
   const hasConcepts = KINDS_WITH_CONCEPTS.has(criteria.kind);
   const setOptions = [{ value: -1, label: `Any ${kind.noun}` }, ...conceptSets.sets.map((s) => ({ value: s.id, label: s.name }))];
+  const setName = conceptSets.sets.find((s) => s.id === criteria.codesetId)?.name;
+  const extraSet = KIND_ATTRIBUTES[criteria.kind].filter((k) => criteria[k] !== undefined).length;
+  // Open at first when an attribute is set; after that the researcher opens and closes it (a value
+  // that follows `extraSet` would close it under their hands when they clear the last attribute).
+  const [openAtFirst] = useState(extraSet > 0);
   return (
     <div className="criterion-editor">
       <Space wrap size={8} align="center">
@@ -87,7 +276,7 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
           aria-label={`${label}: domain`}
           value={criteria.kind}
           style={{ width: 190 }}
-          onChange={(k: Criteria['kind']) => onChange({ ...criteria, kind: k })}
+          onChange={(k: Criteria['kind']) => onChange(withKind(criteria, k))}
           options={CRITERIA_KINDS.map((k) => ({ value: k, label: CRITERIA_KIND_LABELS[k].label }))}
         />
         {hasConcepts ? (
@@ -95,7 +284,7 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
             <Select
               aria-label={`${label}: concept set`}
               value={criteria.codesetId ?? -1}
-              style={{ width: 200 }}
+              style={{ width: 200, maxWidth: '100%' }}
               onChange={(id: number) => onChange(withAttribute(criteria, 'codesetId', id < 0 ? undefined : id))}
               options={setOptions}
             />
@@ -104,27 +293,23 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
         ) : null}
       </Space>
       <Space wrap size={12} align="center" style={{ marginTop: 8 }}>
-        {hasConcepts ? (
+        {hasFirst(criteria.kind) ? (
           <Checkbox checked={!!criteria.first} onChange={(e) => onChange(withAttribute(criteria, 'first', e.target.checked || undefined))}>
             First occurrence in the person&apos;s history
           </Checkbox>
         ) : null}
-        <Space size={4} align="center">
-          <span>Age at the event</span>
-          <InputNumber aria-label={`${label}: age at least`} placeholder="from" min={0} max={150} precision={0} value={ageMin} onChange={(v) => onChange(withAttribute(criteria, 'age', ageRange(v, ageMax)))} style={{ width: 80 }} />
-          <span aria-hidden="true">–</span>
-          <InputNumber aria-label={`${label}: age at most`} placeholder="to" min={0} max={150} precision={0} value={ageMax} onChange={(v) => onChange(withAttribute(criteria, 'age', ageRange(ageMin, v)))} style={{ width: 80 }} />
-        </Space>
-        <Select
-          aria-label={`${label}: gender`}
-          mode="multiple"
-          placeholder="Any gender"
-          value={criteria.gender ?? []}
-          onChange={(g: number[]) => onChange(withAttribute(criteria, 'gender', g))}
-          options={GENDERS}
-          style={{ minWidth: 150 }}
-        />
+        <AgeEditor value={criteria.age} onChange={(age) => onChange(withAttribute(criteria, 'age', age))} label={label} text="Age at the event" />
+        <KnownConcepts value={criteria.gender} onChange={(g) => onChange(withAttribute(criteria, 'gender', g))} label={`${label}: gender`} placeholder="Any gender" options={GENDERS} />
       </Space>
+      {/* A native disclosure: reached with Tab, opened with Enter or Space, its state announced. */}
+      <details className="criterion-more" open={openAtFirst || undefined} style={{ marginTop: 8 }}>
+        <summary style={{ cursor: 'pointer', color: '#1f4e8c' }}>
+          More attributes of the {kind.noun}
+          {extraSet ? ` (${extraSet} set)` : ''}
+        </summary>
+        <AttributesEditor criteria={criteria} onChange={onChange} label={label} />
+      </details>
+      {sentence ? <Sentence className="event-sentence" parts={eventSentence(criteria, setName)} /> : null}
       {criteria.correlatedCriteria ? (
         <CriteriaGroupEditor
           group={criteria.correlatedCriteria}
@@ -132,16 +317,69 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
           onRemove={() => onChange(withAttribute(criteria, 'correlatedCriteria', undefined))}
           conceptSets={conceptSets}
           anchor={enclosingAnchor(criteria.kind)}
-          title={`Criteria relative to this ${kind.noun} (not to the index event)`}
-          label={`${label}, nested`}
+          title={`Additional criteria on this ${kind.noun}`}
+          note={`Their windows are measured from this ${kind.noun} (the enclosing event), not from the index date.`}
+          label={`${label}, additional`}
           depth={depth + 1}
         />
       ) : depth < 3 ? (
-        <Button type="link" style={{ paddingLeft: 0 }} onClick={() => onChange({ ...criteria, correlatedCriteria: { type: 'ALL', criteriaList: [newCorrelatedCriteria()] } })}>
-          Add criteria relative to this {kind.noun}
+        // The label wraps: on a phone it is wider than the nested boxes it sits in.
+        <Button type="link" style={{ ...WRAPPING, paddingLeft: 0 }} onClick={() => onChange({ ...criteria, correlatedCriteria: { type: 'ALL', criteriaList: [newCorrelatedCriteria()] } })}>
+          Add additional criteria on this {kind.noun}
         </Button>
       ) : null}
     </div>
+  );
+}
+
+/** Criteria on the person at the enclosing event (Circe's DemographicCriteria): age, gender, race, ethnicity and the event's dates. */
+export function DemographicCriterionEditor({
+  criteria,
+  onChange,
+  onRemove,
+  anchor,
+  label,
+}: {
+  criteria: DemographicCriteria;
+  onChange: (c: DemographicCriteria) => void;
+  onRemove: () => void;
+  anchor: Anchor;
+  label: string;
+}) {
+  const legendId = useId();
+  const set = <K extends keyof DemographicCriteria>(key: K, value: DemographicCriteria[K] | undefined) => {
+    const next = { ...criteria };
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) delete next[key];
+    else next[key] = value;
+    onChange(next);
+  };
+  const event = anchor === INDEX_ANCHOR ? 'index event' : 'enclosing event';
+  return (
+    <fieldset className="demographic-criterion" aria-labelledby={legendId} style={BOX}>
+      <legend id={legendId} style={LEGEND}>
+        {label}
+      </legend>
+      <div style={ATTRIBUTE_ROW}>
+        <AgeEditor value={criteria.age} onChange={(v) => set('age', v)} label={label} text={`Age at the ${event}`} />
+      </div>
+      <div style={ATTRIBUTE_ROW}>
+        <KnownConcepts value={criteria.gender} onChange={(v) => set('gender', v)} label={`${label}: gender`} placeholder="Any gender" options={GENDERS} />
+        <KnownConcepts value={criteria.race} onChange={(v) => set('race', v)} label={`${label}: race`} placeholder="Any race" options={RACES} />
+        <KnownConcepts value={criteria.ethnicity} onChange={(v) => set('ethnicity', v)} label={`${label}: ethnicity`} placeholder="Any ethnicity" options={ETHNICITIES} />
+      </div>
+      <div style={ATTRIBUTE_ROW}>
+        <DateRangeEditor value={criteria.occurrenceStartDate} onChange={(v) => set('occurrenceStartDate', v)} label={`${label}: start date`} text={`The ${event} starting`} />
+      </div>
+      <div style={ATTRIBUTE_ROW}>
+        <DateRangeEditor value={criteria.occurrenceEndDate} onChange={(v) => set('occurrenceEndDate', v)} label={`${label}: end date`} text={`The ${event} ending`} />
+      </div>
+      <Button size="small" danger style={WRAPPING} onClick={onRemove}>
+        Remove demographic criterion
+      </Button>
+      <p className="demographic-sentence" style={{ margin: '8px 0 0', color: '#1f2933' }}>
+        {demographicSentence(criteria, anchor)}
+      </p>
+    </fieldset>
   );
 }
 
@@ -153,7 +391,7 @@ const SIDES = [
 /** One end of a window: a number of days (empty: as far as the observation period goes) before or after. */
 function EndpointEditor({ endpoint, onChange, label }: { endpoint: WindowEndpoint; onChange: (e: WindowEndpoint) => void; label: string }) {
   return (
-    <Space size={4} align="center">
+    <Space size={4} align="center" wrap>
       <InputNumber
         aria-label={`${label}: days`}
         placeholder="any"
@@ -171,8 +409,9 @@ function EndpointEditor({ endpoint, onChange, label }: { endpoint: WindowEndpoin
 }
 
 function WindowEditor({ window, onChange, label, anchor }: { window: Window; onChange: (w: Window) => void; label: string; anchor: Anchor }) {
+  // A wrapping row, not a Space: its items must shrink to a nested box on a phone.
   return (
-    <Space wrap size={8} align="center">
+    <div style={ATTRIBUTE_ROW}>
       <span>between</span>
       <EndpointEditor endpoint={window.start} onChange={(start) => onChange({ ...window, start })} label={`${label} start`} />
       <span>and</span>
@@ -186,9 +425,9 @@ function WindowEditor({ window, onChange, label, anchor }: { window: Window; onC
           { value: 'end', label: anchor.endName },
         ]}
         popupMatchSelectWidth={false}
-        style={{ maxWidth: 260 }}
+        style={{ flex: '0 1 auto', minWidth: 0, maxWidth: 260 }}
       />
-    </Space>
+    </div>
   );
 }
 
@@ -256,6 +495,13 @@ export function CorrelatedCriterionEditor({ item, onChange, onRemove, conceptSet
   );
 }
 
+/** The group without an emptied demographic list (an empty list and none mean the same). */
+function withoutEmptyList(group: CriteriaGroup): CriteriaGroup {
+  if (group.demographicCriteriaList?.length) return group;
+  const { demographicCriteriaList: _unused, ...rest } = group;
+  return rest;
+}
+
 const GROUP_TYPES = [
   { value: 'ALL', label: 'all of' },
   { value: 'ANY', label: 'any of' },
@@ -271,18 +517,26 @@ export interface CriteriaGroupEditorProps {
   anchor: Anchor;
   /** The group's heading (omitted: the group is the body of something headed already). */
   title?: string;
+  /** A sentence under the heading (what the windows inside are measured from). */
+  note?: string;
   label: string;
   depth: number;
 }
 
 /** All / any / at least N / at most N of its criteria and nested groups. */
-export function CriteriaGroupEditor({ group, onChange, onRemove, conceptSets, anchor, title, label, depth }: CriteriaGroupEditorProps) {
+export function CriteriaGroupEditor({ group, onChange, onRemove, conceptSets, anchor, title, note, label, depth }: CriteriaGroupEditorProps) {
   const legendId = useId();
   const criteria = group.criteriaList ?? [];
+  const demographics = group.demographicCriteriaList ?? [];
   const groups = group.groups ?? [];
   const counted = group.type === 'AT_LEAST' || group.type === 'AT_MOST';
   const body = (
     <>
+      {note ? (
+        <p className="anchor-note" style={{ margin: '0 0 8px', color: '#5b6470' }}>
+          {note}
+        </p>
+      ) : null}
       <Space wrap size={8} align="center">
         <span>Persons with</span>
         <Select
@@ -311,6 +565,16 @@ export function CriteriaGroupEditor({ group, onChange, onRemove, conceptSets, an
           depth={depth}
         />
       ))}
+      {demographics.map((d, i) => (
+        <DemographicCriterionEditor
+          key={`d${i}`}
+          criteria={d}
+          onChange={(next) => onChange({ ...group, demographicCriteriaList: replaced(demographics, i, next) })}
+          onRemove={() => onChange(withoutEmptyList({ ...group, demographicCriteriaList: removed(demographics, i) }))}
+          anchor={anchor}
+          label={`${label}, demographic criterion ${i + 1}`}
+        />
+      ))}
       {groups.map((g, i) => (
         <CriteriaGroupEditor
           key={`g${i}`}
@@ -324,11 +588,20 @@ export function CriteriaGroupEditor({ group, onChange, onRemove, conceptSets, an
           depth={depth + 1}
         />
       ))}
-      <Space wrap size={8} style={{ marginTop: 8 }}>
-        <Button onClick={() => onChange({ ...group, criteriaList: [...criteria, newCorrelatedCriteria()] })}>Add criterion</Button>
-        {depth < 4 ? <Button onClick={() => onChange({ ...group, groups: [...groups, { type: 'ALL', criteriaList: [newCorrelatedCriteria()] }] })}>Add group</Button> : null}
+      <Space wrap size={8} style={{ marginTop: 8, maxWidth: '100%' }}>
+        <Button style={WRAPPING} onClick={() => onChange({ ...group, criteriaList: [...criteria, newCorrelatedCriteria()] })}>
+          Add criterion
+        </Button>
+        <Button style={WRAPPING} onClick={() => onChange({ ...group, demographicCriteriaList: [...demographics, {}] })}>
+          Add demographic criterion
+        </Button>
+        {depth < 4 ? (
+          <Button style={WRAPPING} onClick={() => onChange({ ...group, groups: [...groups, { type: 'ALL', criteriaList: [newCorrelatedCriteria()] }] })}>
+            Add group
+          </Button>
+        ) : null}
         {onRemove ? (
-          <Button danger onClick={onRemove}>
+          <Button danger style={WRAPPING} onClick={onRemove}>
             Remove {title ? title.toLowerCase() : 'group'}
           </Button>
         ) : null}

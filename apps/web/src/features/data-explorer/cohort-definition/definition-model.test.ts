@@ -1,6 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { CohortDefinitionExpression, type CorrelatedCriteria } from '@hdp/contract';
-import { attritionMatches, criterionSentence, definitionProblem, enclosingAnchor, groupWords, moved, newDefinition, sentenceText, withDefaults } from './definition-model';
+import { CohortDefinitionExpression, type CorrelatedCriteria, type SavedConceptSet } from '@hdp/contract';
+import {
+  attributePhrases,
+  attritionMatches,
+  criterionSentence,
+  dateRangeWords,
+  definitionProblem,
+  demographicSentence,
+  enclosingAnchor,
+  eventSentence,
+  fromSavedConceptSet,
+  groupWords,
+  moved,
+  newDefinition,
+  newerVersion,
+  numericRangeWords,
+  sentenceText,
+  withDefaults,
+  withKind,
+} from './definition-model';
 
 const parse = (d: ReturnType<typeof newDefinition>) => CohortDefinitionExpression.safeParse(d);
 
@@ -114,5 +132,73 @@ describe('attritionMatches', () => {
     shorter.primaryCriteria.observationWindow.priorDays = 180;
     expect(attritionMatches({ steps, inclusion_rules: [] }, shorter)).toBe(false);
     expect(attritionMatches(undefined, definition())).toBe(false);
+  });
+});
+
+describe('attributes in words', () => {
+  it('says number and date ranges as a researcher reads them', () => {
+    expect(numericRangeWords({ op: 'gte', value: 5 })).toBe('at least 5');
+    expect(numericRangeWords({ op: 'bt', value: 5, extent: 10 })).toBe('between 5 and 10');
+    expect(numericRangeWords({ op: '!eq', value: 0 })).toBe('not 0');
+    expect(dateRangeWords({ op: 'lt', value: '2010-01-01' })).toBe('before 2010-01-01');
+    expect(dateRangeWords({ op: '!bt', value: '2010-01-01', extent: '2010-12-31' })).toBe('not between 2010-01-01 and 2010-12-31');
+  });
+
+  it('reads a measurement with its value, unit and normal range back inside the criterion sentence', () => {
+    const item: CorrelatedCriteria = {
+      criteria: { kind: 'Measurement', codesetId: 1, first: true, valueAsNumber: { op: 'gt', value: 7.5 }, unit: [8554], rangeHigh: { op: 'lte', value: 6 }, visitType: [9201] },
+      startWindow: { start: { days: 30, coeff: -1 }, end: { days: 0, coeff: 1 } },
+      occurrence: { type: 'AT_LEAST', count: 1 },
+    };
+    expect(sentenceText(criterionSentence(item, 'HbA1c'))).toBe(
+      "at least 1 occurrence of HbA1c (measurement), the first in the person's history, in a visit of type Inpatient visit, with a value more than 7.5, in unit concept 8554, with a normal range's high end at most 6, between 30 days before and 0 days after the index date, in the same observation period",
+    );
+  });
+
+  it('reads an era with its length and count, an age and a gender, and an entry event', () => {
+    const era = { kind: 'DrugEra' as const, eraLength: { op: 'gte' as const, value: 30 }, occurrenceCount: { op: 'bt' as const, value: 2, extent: 5 }, age: { op: 'bt' as const, value: 18, extent: 65 }, gender: [8532] };
+    expect(attributePhrases(era)).toEqual(['aged 18 to 65 at the event', 'of a female person', 'lasting at least 30 days', 'made of between 2 and 5 exposures']);
+    expect(sentenceText(eventSentence({ kind: 'DrugExposure', codesetId: 0, first: true, occurrenceStartDate: { op: 'gte', value: '2005-01-01' } }, 'Diclofenac'))).toBe(
+      "a drug exposure of Diclofenac, the first in the person's history, starting on or after 2005-01-01",
+    );
+    expect(sentenceText(eventSentence({ kind: 'VisitOccurrence', visitType: [9203, 9201] }, undefined))).toBe('any visit, of type Emergency room visit or Inpatient visit');
+  });
+});
+
+describe('demographicSentence', () => {
+  it('names each part of a demographic criterion, measured at the index date or at the enclosing event', () => {
+    expect(demographicSentence({ age: { op: 'gte', value: 40 }, gender: [8507], race: [8527], ethnicity: [38003564], occurrenceStartDate: { op: 'lt', value: '2015-01-01' } })).toBe(
+      'persons aged at least 40 at the index date, male, of race White, of ethnicity Not Hispanic or Latino, with the index event starting before 2015-01-01',
+    );
+    expect(demographicSentence({ age: { op: 'bt', value: 18, extent: 30 } }, enclosingAnchor('DrugExposure'))).toBe('persons aged 18 to 30 at the enclosing drug exposure');
+    expect(demographicSentence({})).toBe('any person (no demographic criterion set yet)');
+  });
+
+  it('makes demographic criteria and nested groups the contract accepts', () => {
+    const d = newDefinition();
+    d.inclusionRules = [{ name: 'Adults', expression: { type: 'AT_LEAST', count: 1, demographicCriteriaList: [{ age: { op: 'gte', value: 18 } }], groups: [{ type: 'AT_MOST', count: 0, criteriaList: [] }] } }];
+    expect(definitionProblem(d, parse)).toBeNull();
+  });
+});
+
+describe('withKind', () => {
+  it('keeps what the new kind has and drops what the API would refuse', () => {
+    const measurement = { kind: 'Measurement' as const, codesetId: 0, first: true, valueAsNumber: { op: 'gt' as const, value: 1 }, unit: [1], occurrenceStartDate: { op: 'gt' as const, value: '2010-01-01' }, abnormal: true };
+    expect(withKind(measurement, 'DrugEra')).toEqual({ kind: 'DrugEra', codesetId: 0, first: true, occurrenceStartDate: { op: 'gt', value: '2010-01-01' } });
+    expect(withKind(measurement, 'Observation')).toEqual({ kind: 'Observation', codesetId: 0, first: true, valueAsNumber: { op: 'gt', value: 1 }, unit: [1], occurrenceStartDate: { op: 'gt', value: '2010-01-01' } });
+    expect(withKind({ kind: 'ConditionOccurrence', codesetId: 2, first: true, visitType: [9201] }, 'Death')).toEqual({ kind: 'Death' , codesetId: 2 });
+    expect(withKind({ kind: 'ConditionOccurrence', codesetId: 2 }, 'ObservationPeriod')).toEqual({ kind: 'ObservationPeriod' });
+  });
+});
+
+describe('saved concept sets', () => {
+  const saved = { id: '5b3f7c1e-8a8e-4f3b-9c1e-2f6a7d8e9f00', name: 'Diclofenac', description: '', items: [{ conceptId: 1124300, includeDescendants: true, isExcluded: false, includeMapped: false }], version: 2, latest_version: 3 } as unknown as SavedConceptSet;
+
+  it('pins the version picked, and says when a newer one exists', () => {
+    const set = fromSavedConceptSet(saved, 4);
+    expect(set).toEqual({ id: 4, name: 'Diclofenac', expression: { items: saved.items }, savedConceptSet: { id: saved.id, version: 2 } });
+    expect(newerVersion(set, 3)).toBe(3);
+    expect(newerVersion(set, 2)).toBeNull();
+    expect(newerVersion({ ...set, savedConceptSet: undefined }, 3)).toBeNull();
   });
 });

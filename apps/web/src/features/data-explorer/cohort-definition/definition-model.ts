@@ -7,7 +7,11 @@ import type {
   Criteria,
   CriteriaGroup,
   CriteriaKind,
+  DateRange,
+  DemographicCriteria,
   InclusionRule,
+  NumericRange,
+  SavedConceptSet,
   Window,
   WindowEndpoint,
 } from '@hdp/contract';
@@ -56,9 +60,66 @@ export function withDefaults(definition: Partial<Definition>): Definition {
   } as Definition;
 }
 
+/** Attributes the builder offers beyond concept set, first occurrence, age and gender, per kind (the API refuses the others). */
+export type AttributeKey = 'occurrenceStartDate' | 'occurrenceEndDate' | 'visitType' | 'valueAsNumber' | 'unit' | 'rangeLow' | 'rangeHigh' | 'eraLength' | 'occurrenceCount';
+const DATES: AttributeKey[] = ['occurrenceStartDate', 'occurrenceEndDate'];
+export const KIND_ATTRIBUTES: Record<CriteriaKind, readonly AttributeKey[]> = {
+  ConditionOccurrence: [...DATES, 'visitType'],
+  DrugExposure: [...DATES, 'visitType'],
+  DrugEra: [...DATES, 'eraLength', 'occurrenceCount'],
+  ConditionEra: [...DATES, 'eraLength', 'occurrenceCount'],
+  ProcedureOccurrence: [...DATES, 'visitType'],
+  Measurement: [...DATES, 'visitType', 'valueAsNumber', 'unit', 'rangeLow', 'rangeHigh'],
+  Observation: [...DATES, 'visitType', 'valueAsNumber', 'unit'],
+  VisitOccurrence: [...DATES, 'visitType'],
+  Death: ['occurrenceStartDate'],
+  ObservationPeriod: DATES,
+};
+/** Kinds whose events can be the first in a person's history. */
+const KINDS_WITH_FIRST = new Set<CriteriaKind>([...KINDS_WITH_CONCEPTS].filter((k) => k !== 'Death').concat('ObservationPeriod'));
+
+/** Whether the kind accepts "first occurrence in the person's history". */
+export const hasFirst = (kind: CriteriaKind) => KINDS_WITH_FIRST.has(kind);
+
+/**
+ * The criterion as another kind: attributes the new kind does not have are dropped (the API would
+ * refuse them), those it shares are kept; nested criteria stay.
+ */
+export function withKind(criteria: Criteria, kind: CriteriaKind): Criteria {
+  const next: Criteria = { ...criteria, kind };
+  const extra = new Set<string>(['valueAsNumber', 'unit', 'rangeLow', 'rangeHigh', 'eraLength', 'occurrenceCount', 'visitType', 'occurrenceStartDate', 'occurrenceEndDate', 'valueAsConcept', 'abnormal', 'daysSupply', 'quantity', 'periodLength', 'typeConcepts', 'sourceConcept']);
+  const kept = new Set<string>(KIND_ATTRIBUTES[kind]);
+  for (const key of Object.keys(next) as (keyof Criteria)[]) if (extra.has(key) && !kept.has(key) && !preservedFor(kind, key)) delete next[key];
+  if (!KINDS_WITH_CONCEPTS.has(kind)) delete next.codesetId;
+  if (!hasFirst(kind)) delete next.first;
+  return next;
+}
+
+/** Attributes the builder does not edit but the kind still accepts (from an ATLAS import): left alone. */
+function preservedFor(kind: CriteriaKind, key: keyof Criteria): boolean {
+  if (key === 'typeConcepts') return kind !== 'DrugEra' && kind !== 'ConditionEra';
+  if (key === 'sourceConcept') return !['DrugEra', 'ConditionEra', 'ObservationPeriod'].includes(kind);
+  if (key === 'valueAsConcept') return kind === 'Measurement' || kind === 'Observation';
+  if (key === 'abnormal') return kind === 'Measurement';
+  if (key === 'daysSupply' || key === 'quantity') return kind === 'DrugExposure';
+  if (key === 'periodLength') return kind === 'ObservationPeriod';
+  return false;
+}
+
 /** The smallest id no concept set uses yet. */
 export function nextConceptSetId(sets: readonly ConceptSet[]): number {
   return sets.reduce((max, set) => Math.max(max, set.id + 1), 0);
+}
+
+/** A definition's concept set that is a saved one, pinned at the version given (its items that version's). */
+export function fromSavedConceptSet(saved: SavedConceptSet, id: number): ConceptSet {
+  return { id, name: saved.name, expression: { items: saved.items }, savedConceptSet: { id: saved.id, version: saved.version } };
+}
+
+/** The newer version of a saved concept set than the one pinned, or null when the pinned one is the newest. */
+export function newerVersion(set: ConceptSet, latestVersion: number | undefined): number | null {
+  if (!set.savedConceptSet || latestVersion === undefined) return null;
+  return latestVersion > set.savedConceptSet.version ? latestVersion : null;
 }
 
 /** "Any time before" is an open start: no days. */
@@ -134,6 +195,8 @@ export function criterionSentence(item: CorrelatedCriteria, conceptSetName: stri
   const parts: SentencePart[] = [{ text: `${OCCURRENCE_WORDS[occurrence.type]} ${occurrence.count} ${distinct}${many} of ` }];
   if (conceptSetName) parts.push({ text: conceptSetName, emphasis: true }, { text: ` (${kind.noun})` });
   else parts.push({ text: `any ${kind.noun}` });
+  const attributes = attributePhrases(criteria);
+  if (attributes.length) parts.push({ text: `, ${attributes.join(', ')},` });
   const start = item.startWindow.useEventEnd ? 'ending' : 'starting';
   parts.push({ text: ` ${item.endWindow ? `${start} ` : ''}${windowWords(item.startWindow, anchor)}` });
   if (item.endWindow) parts.push({ text: ` and ending ${windowWords(item.endWindow, anchor)}` });
@@ -152,6 +215,98 @@ export function groupWords(group: CriteriaGroup): string {
   if (group.type === 'ALL') return 'all of';
   if (group.type === 'ANY') return 'any of';
   return `${group.type === 'AT_LEAST' ? 'at least' : 'at most'} ${group.count ?? 0} of`;
+}
+
+/** Standard OMOP concepts the builder offers by name. */
+export const GENDERS = [
+  { value: 8532, label: 'Female' },
+  { value: 8507, label: 'Male' },
+];
+export const RACES = [
+  { value: 8527, label: 'White' },
+  { value: 8516, label: 'Black or African American' },
+  { value: 8515, label: 'Asian' },
+  { value: 8657, label: 'American Indian or Alaska Native' },
+  { value: 8557, label: 'Native Hawaiian or Other Pacific Islander' },
+];
+export const ETHNICITIES = [
+  { value: 38003563, label: 'Hispanic or Latino' },
+  { value: 38003564, label: 'Not Hispanic or Latino' },
+];
+export const VISIT_TYPES = [
+  { value: 9201, label: 'Inpatient visit' },
+  { value: 9202, label: 'Outpatient visit' },
+  { value: 9203, label: 'Emergency room visit' },
+  { value: 262, label: 'Emergency room and inpatient visit' },
+  { value: 581477, label: 'Office visit' },
+];
+
+const NUMERIC_WORDS: Record<NumericRange['op'], string> = { lt: 'less than', lte: 'at most', eq: 'exactly', '!eq': 'not', gt: 'more than', gte: 'at least', bt: 'between', '!bt': 'not between' };
+const DATE_WORDS: Record<DateRange['op'], string> = { lt: 'before', lte: 'on or before', eq: 'on', '!eq': 'not on', gt: 'after', gte: 'on or after', bt: 'between', '!bt': 'not between' };
+
+/** A number range in words: "at least 5", "between 5 and 10" (Circe's `bt` includes both ends). */
+export function numericRangeWords(range: NumericRange): string {
+  const between = range.op === 'bt' || range.op === '!bt';
+  return between ? `${NUMERIC_WORDS[range.op]} ${range.value} and ${range.extent ?? '?'}` : `${NUMERIC_WORDS[range.op]} ${range.value}`;
+}
+
+/** A date range in words: "on or after 2010-01-01", "between 2010-01-01 and 2012-12-31". */
+export function dateRangeWords(range: DateRange): string {
+  const between = range.op === 'bt' || range.op === '!bt';
+  return between ? `${DATE_WORDS[range.op]} ${range.value} and ${range.extent ?? '?'}` : `${DATE_WORDS[range.op]} ${range.value}`;
+}
+
+/** Concept ids by their name where the builder knows it ("Female or Male"), else "concept 8840". */
+export function conceptWords(ids: readonly number[], known: readonly { value: number; label: string }[]): string {
+  const names = ids.map((id) => known.find((k) => k.value === id)?.label ?? `concept ${id}`);
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+/** Age bounds in words: "aged 18 to 65", "aged at least 18". */
+function ageWords(range: NumericRange): string {
+  if (range.op === 'bt') return `aged ${range.value} to ${range.extent ?? '?'}`;
+  return `aged ${numericRangeWords(range)}`;
+}
+
+/** The criterion's attributes in words, in the order the editor shows them. */
+export function attributePhrases(criteria: Criteria): string[] {
+  const phrases: string[] = [];
+  if (criteria.first) phrases.push("the first in the person's history");
+  if (criteria.age) phrases.push(`${ageWords(criteria.age)} at the event`);
+  if (criteria.gender?.length) phrases.push(`of a ${conceptWords(criteria.gender, GENDERS).toLowerCase()} person`);
+  if (criteria.occurrenceStartDate) phrases.push(`starting ${dateRangeWords(criteria.occurrenceStartDate)}`);
+  if (criteria.occurrenceEndDate) phrases.push(`ending ${dateRangeWords(criteria.occurrenceEndDate)}`);
+  if (criteria.visitType?.length) phrases.push(criteria.kind === 'VisitOccurrence' ? `of type ${conceptWords(criteria.visitType, VISIT_TYPES)}` : `in a visit of type ${conceptWords(criteria.visitType, VISIT_TYPES)}`);
+  if (criteria.valueAsNumber) phrases.push(`with a value ${numericRangeWords(criteria.valueAsNumber)}`);
+  if (criteria.unit?.length) phrases.push(`in unit ${conceptWords(criteria.unit, [])}`);
+  if (criteria.rangeLow) phrases.push(`with a normal range's low end ${numericRangeWords(criteria.rangeLow)}`);
+  if (criteria.rangeHigh) phrases.push(`with a normal range's high end ${numericRangeWords(criteria.rangeHigh)}`);
+  if (criteria.eraLength) phrases.push(`lasting ${numericRangeWords(criteria.eraLength)} days`);
+  if (criteria.occurrenceCount) phrases.push(`made of ${numericRangeWords(criteria.occurrenceCount)} ${criteria.kind === 'DrugEra' ? 'exposures' : 'occurrences'}`);
+  return phrases;
+}
+
+/** An entry or censoring event read back: "a drug exposure of *Diclofenac*, the first in the person's history". */
+export function eventSentence(criteria: Criteria, conceptSetName: string | undefined): SentencePart[] {
+  const kind = CRITERIA_KIND_LABELS[criteria.kind];
+  const parts: SentencePart[] = conceptSetName ? [{ text: `a ${kind.noun} of ` }, { text: conceptSetName, emphasis: true }] : [{ text: `any ${kind.noun}` }];
+  const attributes = attributePhrases(criteria);
+  if (attributes.length) parts.push({ text: `, ${attributes.join(', ')}` });
+  return parts;
+}
+
+/** A demographic criterion read back: "persons aged 18 to 65 at the index date, female, …". */
+export function demographicSentence(criteria: DemographicCriteria, anchor: Anchor = INDEX_ANCHOR): string {
+  const phrases: string[] = [];
+  const at = anchor === INDEX_ANCHOR ? 'the index date' : anchor.startName.replace(/'s start date$/, '');
+  if (criteria.age) phrases.push(`${ageWords(criteria.age)} at ${at}`);
+  if (criteria.gender?.length) phrases.push(conceptWords(criteria.gender, GENDERS).toLowerCase());
+  if (criteria.race?.length) phrases.push(`of race ${conceptWords(criteria.race, RACES)}`);
+  if (criteria.ethnicity?.length) phrases.push(`of ethnicity ${conceptWords(criteria.ethnicity, ETHNICITIES)}`);
+  const event = anchor === INDEX_ANCHOR ? 'the index event' : at;
+  if (criteria.occurrenceStartDate) phrases.push(`with ${event} starting ${dateRangeWords(criteria.occurrenceStartDate)}`);
+  if (criteria.occurrenceEndDate) phrases.push(`with ${event} ending ${dateRangeWords(criteria.occurrenceEndDate)}`);
+  return phrases.length ? `persons ${phrases.join(', ')}` : 'any person (no demographic criterion set yet)';
 }
 
 /** The concept sets every criterion of the definition refers to, at any depth. */

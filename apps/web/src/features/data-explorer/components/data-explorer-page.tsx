@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import dynamic from 'next/dynamic';
 import { useQueryFromUrl } from '../hooks/use-query-from-url';
 import { LoadingStatus } from '@/components/loading-status';
+import { AtlasActions } from '../atlas/atlas-actions';
 
 const PANEL = { background: '#ffffff', border: '1px solid #e5e8ec', borderRadius: 8, padding: 24 } as const;
 
@@ -16,7 +17,6 @@ const loadingQuery = () => (
 // The query builder, the results and the saved-queries table load after the first paint (and
 // ECharts only with a result), which keeps the route's first-load JavaScript within budget.
 const QueryWorkspace = dynamic(() => import('./query-workspace').then((m) => m.QueryWorkspace), { ssr: false, loading: loadingQuery });
-const AtlasActions = dynamic(() => import('../atlas/atlas-actions').then((m) => m.AtlasActions), { ssr: false });
 const SavedQueries = dynamic(() => import('./saved-queries').then((m) => m.SavedQueries), { ssr: false, loading: loading('Loading the saved queries') });
 
 /** The Data Explorer page: build, run and save queries; open saved ones. */

@@ -15,6 +15,7 @@ import { cohortFromRun, type CohortFromRun } from '../cohort-from-run';
 import { problemFromServerDetail, validateQuery, type RuleProblem } from '../rule-validation';
 import { CreateCohortButton } from './create-cohort-button';
 import { CriteriaSummary } from './criteria-summary';
+import { CohortDefinitionSection } from '../cohort-definition/cohort-definition-section';
 import { QueryNameDialog } from './query-name-dialog';
 import { QueryResults } from '@/components/results/query-results';
 import { LoadingStatus } from '@/components/loading-status';
@@ -25,8 +26,9 @@ const QueryEditor = dynamic(() => import('./query-editor').then((m) => m.QueryEd
   loading: () => <LoadingStatus label="Loading the query builder" />,
 });
 
-// The cohort definition builder and the attrition load on their own, after the simple builder.
-const CohortDefinitionBuilder = dynamic(() => import('../cohort-definition/cohort-definition-builder').then((m) => m.CohortDefinitionBuilder), {
+// The cohort definition's editor loads only for a query that has a definition (added, or opened
+// with one): the simple builder alone never downloads it. The attrition loads with a result that has one.
+const CohortDefinitionEditor = dynamic(() => import('../cohort-definition/cohort-definition-builder').then((m) => m.CohortDefinitionEditor), {
   ssr: false,
   loading: () => <LoadingStatus label="Loading the cohort definition builder" />,
 });
@@ -240,7 +242,7 @@ export function QueryWorkspace({ onStartOver }: { onStartOver?: () => void }) {
           schema.data.warehouse.loaded ? (
             <>
               <QueryEditor tables={schema.data.tableSchema} problems={shownProblems} />
-              <CohortDefinitionBuilder />
+              <CohortDefinitionSection Editor={CohortDefinitionEditor} />
             </>
           ) : (
             <Alert type="info" showIcon title="No data is loaded yet." description="Queries can be built once the warehouse holds a dataset." />
