@@ -3,7 +3,7 @@ import type { QueryResult } from '@hdp/contract';
 import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
 import type { Database, DbOrTx } from '../db/database';
 import { releasedAnswers } from '../db/schema';
-import { candidateCombinations, isNear, keptCounts, type KeptCounts } from './ledger-combinations';
+import { candidateCombinations, isNear, keptCounts, withKept, type KeptCounts } from './ledger-combinations';
 import { sketchDifference, type PersonSetSketch } from './person-set-sketch';
 
 /**
@@ -60,7 +60,7 @@ export const withheldByCombinationReason = (threshold: number) =>
 
 /**
  * The kept answers' counts and the first parts of their sketches, per database and dataset, sorted by
- * count: the combination check reads them all, so each process keeps them in memory (0.5 kB an
+ * count: the combination check reads them all, so each process keeps them in memory (1 kB an
  * answer) and reads from the database only those kept since (under the dataset's lock, so none is
  * missed). Kept answers never change and are never deleted while their dataset is served.
  */
@@ -77,7 +77,7 @@ async function keptAnswerCounts(tx: DbOrTx, db: Database, dataset: string): Prom
     .where(and(eq(releasedAnswers.dataset, dataset), gt(releasedAnswers.id, entry.lastId)))
     .orderBy(asc(releasedAnswers.id));
   if (added.length > 0) {
-    entry.sorted = [...entry.sorted, ...added.map((a) => keptCounts(a.id, a.personCount, a.sketch))].sort((a, b) => a.personCount - b.personCount || a.id - b.id);
+    entry.sorted = withKept(entry.sorted, added.map((a) => keptCounts(a.id, a.personCount, a.sketch)));
     entry.lastId = added[added.length - 1]!.id;
   }
   return entry.sorted;
