@@ -4,7 +4,7 @@ import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
 import type { Database, DbOrTx } from '../db/database';
 import { releasedAnswers } from '../db/schema';
 import { candidateCombinations, isNear, keptCounts, withKept, type KeptCounts } from './ledger-combinations';
-import { sketchDifference, type PersonSetSketch } from './person-set-sketch';
+import { CELLS_PER_PART, sketchDifference, type PersonSetSketch } from './person-set-sketch';
 
 /**
  * The tracker defence: no two released answers may differ by a small number of persons.
@@ -71,13 +71,15 @@ async function keptAnswerCounts(tx: DbOrTx, db: Database, dataset: string): Prom
   if (!byDataset) keptCache.set(db, (byDataset = new Map()));
   let entry = byDataset.get(dataset);
   if (!entry) byDataset.set(dataset, (entry = { lastId: 0, sorted: [] }));
+  // Only the first part's counts and key sums (a ninth of a sketch): the whole ledger is read once a process, at its first answer on the dataset.
+  const firstCells = (field: 'counts' | 'keySums') => sql<number[]>`jsonb_path_query_array(${releasedAnswers.sketch}, ${`$.${field}[0 to ${CELLS_PER_PART - 1}]`}::jsonpath)`;
   const added = await tx
-    .select({ id: releasedAnswers.id, personCount: releasedAnswers.personCount, sketch: releasedAnswers.sketch })
+    .select({ id: releasedAnswers.id, personCount: releasedAnswers.personCount, counts: firstCells('counts'), keySums: firstCells('keySums') })
     .from(releasedAnswers)
     .where(and(eq(releasedAnswers.dataset, dataset), gt(releasedAnswers.id, entry.lastId)))
     .orderBy(asc(releasedAnswers.id));
   if (added.length > 0) {
-    entry.sorted = withKept(entry.sorted, added.map((a) => keptCounts(a.id, a.personCount, a.sketch)));
+    entry.sorted = withKept(entry.sorted, added.map((a) => keptCounts(a.id, a.personCount, { counts: a.counts, keySums: a.keySums, checkSums: [] })));
     entry.lastId = added[added.length - 1]!.id;
   }
   return entry.sorted;
