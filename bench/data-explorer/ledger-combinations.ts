@@ -53,13 +53,16 @@ for (const size of sizes) {
   const random = seeded(size);
   const counts = Array.from({ length: size }, () => Math.round(20 * Math.exp(random() * Math.log(10_000))));
   // Whole sketches are drawn again from their seed when a pair is peeled: 200,000 of them held would be gigabytes.
-  const sketchOf = (id: number) => randomSketch(counts[id]!, seeded(size * 1_000_003 + id));
+  // (once each: those of pairs that pass the bounds are kept, as an answer's would be read once).
+  const drawn = new Map<number, PersonSetSketch>();
+  const draw = (id: number) => randomSketch(counts[id]!, seeded(size * 1_000_003 + id));
+  const sketchOf = (id: number) => drawn.get(id) ?? drawn.set(id, draw(id)).get(id)!;
   // What a process does on its first answer for a dataset: every kept answer's first part, merged by count
   // (the sketches drawn here stand for those read from the database, and are not timed).
   const heapBefore = heap();
   let loadMs = 0;
   const firstParts = counts.map((personCount, id) => {
-    const sketch = sketchOf(id);
+    const sketch = draw(id);
     const t0 = performance.now();
     const first = keptCounts(id, personCount, sketch);
     loadMs += performance.now() - t0;
