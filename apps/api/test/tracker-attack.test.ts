@@ -315,7 +315,16 @@ describe('the stated limit: four answers, two families of pairs (docs/data-explo
     const account = guarded.tokens.length - 1;
     const small = { rules: [...condition(80502).rules, bornFrom(1943), { field: 'person.year_of_birth', operator: '<=', value: 1944 }] } as QueryGroup;
     const size = await trueCount(small);
-    const padding = bornIn(1921);
+    // A padding of 30 or more persons (Y alone, and each family's pair, is then 20 or more apart).
+    let padding: QueryGroup | undefined;
+    for (const year of [1950, 1955, 1960, 1925, 1930]) {
+      const candidate: QueryGroup = { rules: [bornFrom(year), { field: 'person.year_of_birth', operator: '<=', value: year + 2 }] };
+      if ((await trueCount(candidate)) >= 30 && (await trueCount({ rules: [candidate, small] })) === 0) {
+        padding = candidate;
+        break;
+      }
+    }
+    if (!padding) throw new Error('the sample has no padding of 30 persons apart from S');
     const z: QueryGroup = { rules: [bornFrom(1937), { field: 'person.gender_concept_id', operator: '=', value: 8507 }] };
     const x: QueryGroup = { combinator: 'or', rules: [{ rules: [bornFrom(1968)] }, { rules: [bornFrom(1929), { field: 'person.gender_concept_id', operator: '=', value: 8532 }] }] };
     expect(size).toBeGreaterThanOrEqual(1);
