@@ -304,3 +304,46 @@ describe('the attack suite: differences of 20 or more persons, combined (S ∪ Y
     }, 900_000);
   }
 });
+
+describe('the stated limit: four answers, two families of pairs (docs/data-explorer.md)', () => {
+  // Four runs: the check combines a new answer with two kept ones, never three, so a round of the
+  // four-answer tracker is released whole and nothing reaches the stewards' list. What bounds it is
+  // the runs it takes (about 1.8 times the padded tracker's for the same precision) against the
+  // day's budget, and the QUERY_EXECUTED entries the audit page shows for them.
+  it('Y or Z / Z and not Y, and S or Y or X / X and not S and not Y: all four counts are shown, and (A − B) − (C − D) is |S| plus four answers\' noise', async () => {
+    guarded.tokens.push((await guarded.app.userWithRoles(['RESEARCHER'], 'wendy@example.org')).token);
+    const account = guarded.tokens.length - 1;
+    const small = { rules: [...condition(80502).rules, bornFrom(1943), { field: 'person.year_of_birth', operator: '<=', value: 1944 }] } as QueryGroup;
+    const size = await trueCount(small);
+    // A padding of 30 or more persons (Y alone, and each family's pair, is then 20 or more apart).
+    let padding: QueryGroup | undefined;
+    for (const year of [1950, 1955, 1960, 1925, 1930]) {
+      const candidate: QueryGroup = { rules: [bornFrom(year), { field: 'person.year_of_birth', operator: '<=', value: year + 2 }] };
+      if ((await trueCount(candidate)) >= 30 && (await trueCount({ rules: [candidate, small] })) === 0) {
+        padding = candidate;
+        break;
+      }
+    }
+    if (!padding) throw new Error('the sample has no padding of 30 persons apart from S');
+    const z: QueryGroup = { rules: [bornFrom(1937), { field: 'person.gender_concept_id', operator: '=', value: 8507 }] };
+    const x: QueryGroup = { combinator: 'or', rules: [{ rules: [bornFrom(1968)] }, { rules: [bornFrom(1929), { field: 'person.gender_concept_id', operator: '=', value: 8532 }] }] };
+    expect(size).toBeGreaterThanOrEqual(1);
+    expect(size).toBeLessThan(20);
+    const notIn = (group: QueryGroup) => ({ not: true, rules: [group] });
+    const answers = [
+      { combinator: 'or', rules: [padding, z] },
+      { rules: [z, notIn(padding)] },
+      { combinator: 'or', rules: [small, padding, x] },
+      { rules: [x, notIn(small), notIn(padding)] },
+    ] as QueryGroup[];
+    const counts: number[] = [];
+    for (const query of answers) {
+      const result = await run(guarded, query, account);
+      if (result === 'budget spent') throw new Error('a fresh account has its whole day');
+      expect(result.withheld, JSON.stringify(query)).toBeUndefined();
+      counts.push(result.person_count!);
+    }
+    const estimate = counts[2]! - counts[3]! - (counts[0]! - counts[1]!);
+    expect(Math.abs(estimate - size)).toBeLessThanOrEqual(8);
+  }, 120_000);
+});

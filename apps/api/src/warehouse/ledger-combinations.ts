@@ -19,10 +19,12 @@ import { CELLS_PER_PART, sketchDifference, type PersonSetSketch } from './person
  * anyone, and is released.
  *
  * Pairs are chosen by their true counts first (|A| − |B| or |A| + |B| within threshold − 1 of |N|:
- * no nearer combination can be further in count), then by a bound on the first part of the sketch
- * (a difference of k persons leaves at most k in the cells of each part), so only the few pairs
- * that pass both are peeled. Only the counts and that first part are held in memory per kept
- * answer; the whole sketches of a pair are read when it passes both.
+ * no nearer combination can be further in count), then by bounds read from the first part of the
+ * sketch (what a combination leaves, and what of one answer lies outside another: a difference of
+ * k persons leaves at most k in the cells of each part), so only the few pairs that pass are peeled.
+ * Every bound is one a near combination always meets, so nothing near is passed over. Only the
+ * counts and that first part are held in memory per kept answer; the whole sketches of a pair are
+ * read when it passes.
  */
 
 /** A kept answer as the combination check first reads it: its true count and the first part of its sketch. */
@@ -31,6 +33,16 @@ export interface KeptCounts {
   personCount: number;
   /** Persons per cell of the sketch's first part (`CELLS_PER_PART` of them). */
   firstPart: Int32Array;
+  /**
+   * The same cells' key sums modulo 2³² (what an Int32Array keeps of a number). Still linear, so a
+   * cell of N − A − sign·B whose key sum is not 0 holds at least one person even when its count is
+   * 0: with it the bounds below see the differences of small sets, whose cells hold one person each.
+   */
+  firstKeySums: Int32Array;
+  /** Which cells of the first part hold anyone: a bit a cell, so the bound on a pair starts with four words. */
+  occupied: Int32Array;
+  /** The first part's key sums per block of cells (`BLOCKS`), modulo 2³². */
+  blocks: Int32Array;
 }
 
 /** A kept answer with its whole sketch (tests and the benchmark). */
@@ -45,35 +57,167 @@ export interface Combination<K extends KeptCounts = KeptCounts> {
   sign: 1 | -1;
 }
 
-/** What the check keeps of a kept answer in memory: a twentieth of its sketch. */
+/** What the check keeps of a kept answer in memory: its count, and the first part's counts and key sums (1 kB). */
 export const keptCounts = (id: number, personCount: number, sketch: PersonSetSketch): KeptCounts => ({
   id,
   personCount,
   firstPart: Int32Array.from(sketch.counts.slice(0, CELLS_PER_PART)),
+  // An Int32Array keeps a whole number modulo 2³² exactly (key sums stay below 2⁵³).
+  firstKeySums: Int32Array.from(sketch.keySums.slice(0, CELLS_PER_PART)),
+  occupied: occupiedCells(sketch.counts),
+  blocks: blockKeySums(Int32Array.from(sketch.keySums.slice(0, CELLS_PER_PART))),
 });
 
-/** The first index of `sorted` (by person count) whose count is at least `count`. */
-function lowerBound(sorted: readonly KeptCounts[], count: number): number {
+const WORDS = CELLS_PER_PART / 32;
+
+function occupiedCells(counts: ArrayLike<number>): Int32Array {
+  const bits = new Int32Array(WORDS);
+  for (let i = 0; i < CELLS_PER_PART; i++) if (counts[i] !== 0) bits[i >> 5]! |= 1 << (i & 31);
+  return bits;
+}
+
+function bitCount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+/**
+ * A first bound on the persons N − A − sign·B leaves, from which cells are occupied only: of
+ * N ≈ A + B, every cell occupied in N and in neither A nor B, or in A or B and not N, holds one
+ * left at least; of N ≈ A − B, every cell occupied in A and in neither N nor B, or the reverse.
+ * Small answers occupy a cell a person, so this rules out most of their pairs in a few operations.
+ */
+function occupiedApartMoreThan(slack: number, fresh: Int32Array, first: Int32Array, second: Int32Array, sign: 1 | -1): boolean {
+  let apart = 0;
+  for (let w = 0; w < WORDS; w++) apart += bitCount(sign === 1 ? fresh[w]! ^ (first[w]! | second[w]!) : first[w]! ^ (fresh[w]! | second[w]!));
+  return apart > slack;
+}
+
+const byCount = (a: KeptCounts, b: KeptCounts) => a.personCount - b.personCount || a.id - b.id;
+
+/**
+ * The first part's cells in `BLOCKS` blocks of six or seven. A combination that leaves fewer than
+ * `BLOCKS` persons touches fewer than `BLOCKS` cells of the first part, so it leaves one block
+ * wholly untouched, and there N − A − sign·B is 0 exactly: B's key sum over that block is
+ * sign·(N's − A's). So for each A the partners worth bounding are found by looking up that key sum
+ * in an index of the kept answers by block, one look-up a block, rather than by visiting every
+ * answer of a matching count. With a threshold above `BLOCKS` the blocks prove nothing, and every
+ * answer of a matching count is visited.
+ */
+export const BLOCKS = 20;
+const blockOfCell = Array.from({ length: CELLS_PER_PART }, (_c, i) => Math.floor((i * BLOCKS) / CELLS_PER_PART));
+
+/** An answer's key sums per block, modulo 2³². */
+function blockKeySums(keySums: Int32Array): Int32Array {
+  const sums = new Int32Array(BLOCKS);
+  for (let i = 0; i < CELLS_PER_PART; i++) sums[blockOfCell[i]!] = (sums[blockOfCell[i]!]! + keySums[i]!) | 0;
+  return sums;
+}
+
+/**
+ * The kept answers by block: per block, those with each key sum, and apart those whose block is
+ * empty (key sum 0), sorted by count, since small answers share that one key by the thousand and a
+ * look-up of it takes those within a window of counts only.
+ */
+interface BlockIndex {
+  byKeySum: Map<number, KeptCounts | KeptCounts[]>[];
+  empty: KeptCounts[][];
+}
+/** Per ledger array: built when first needed, and carried to the array `withKept` makes of it. */
+const blockIndexes = new WeakMap<readonly KeptCounts[], BlockIndex>();
+
+function indexAnswer(index: BlockIndex, kept: KeptCounts, inOrder: boolean): void {
+  const sums = kept.blocks;
+  for (let g = 0; g < BLOCKS; g++) {
+    const key = sums[g]!;
+    if (key === 0) {
+      const list = index.empty[g]!;
+      if (inOrder) list.push(kept);
+      else list.splice(firstAtLeast(list, kept.personCount, kept.id), 0, kept);
+      continue;
+    }
+    const map = index.byKeySum[g]!;
+    const there = map.get(key);
+    if (there === undefined) map.set(key, kept);
+    else if (Array.isArray(there)) there.push(kept);
+    else map.set(key, [there, kept]);
+  }
+}
+
+function blockIndexOf(sorted: readonly KeptCounts[]): BlockIndex {
+  let index = blockIndexes.get(sorted);
+  if (!index) {
+    index = { byKeySum: Array.from({ length: BLOCKS }, () => new Map()), empty: Array.from({ length: BLOCKS }, () => []) };
+    for (const kept of sorted) indexAnswer(index, kept, true);
+    blockIndexes.set(sorted, index);
+  }
+  return index;
+}
+
+/** The first index of `list` (sorted by count, then id) at or after count `count` and id `id`. */
+function firstAtLeast(list: readonly KeptCounts[], count: number, id = -Infinity): number {
   let low = 0;
-  let high = sorted.length;
+  let high = list.length;
   while (low < high) {
     const middle = (low + high) >> 1;
-    if (sorted[middle]!.personCount < count) low = middle + 1;
+    const m = list[middle]!;
+    if (m.personCount < count || (m.personCount === count && m.id < id)) low = middle + 1;
     else high = middle;
   }
   return low;
 }
 
+/** `sorted` (by person count, then id) with `added` in their places: a merge, not a sort of the whole ledger; its block index goes with it. */
+export function withKept<K extends KeptCounts>(sorted: readonly K[], added: readonly K[]): K[] {
+  const fresh = [...added].sort(byCount);
+  const merged = new Array<K>(sorted.length + fresh.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < merged.length; k++) merged[k] = j >= fresh.length || (i < sorted.length && byCount(sorted[i]!, fresh[j]!) <= 0) ? sorted[i++]! : fresh[j++]!;
+  const index = blockIndexes.get(sorted);
+  if (index) {
+    blockIndexes.delete(sorted);
+    for (const kept of fresh) indexAnswer(index, kept, false);
+    blockIndexes.set(merged, index);
+  }
+  return merged;
+}
+
 /**
- * Whether N − A − sign·B leaves more than `slack` persons in the first part's cells (a lower bound on
- * how many are left in all); stops at the first cells that prove it, which for unrelated sets of
- * some size is the first.
+ * Whether N − A − sign·B leaves more than `slack` persons in the first part's cells, by a lower bound:
+ * a cell holds at least |its count| persons, and at least one when its key sum is not 0. A near
+ * combination never exceeds it. Stops at the first cells that prove it, which for unrelated sets is
+ * after about `slack` of their persons.
  */
-function leavesMoreThan(slack: number, fresh: Int32Array, first: Int32Array, second: Int32Array, sign: 1 | -1): boolean {
+function leavesMoreThan(slack: number, fresh: Int32Array, freshKeys: Int32Array, first: KeptCounts, second: KeptCounts, sign: 1 | -1): boolean {
+  const a = first.firstPart;
+  const aKeys = first.firstKeySums;
+  const b = second.firstPart;
+  const bKeys = second.firstKeySums;
   let left = 0;
   for (let i = 0; i < CELLS_PER_PART; i++) {
-    left += Math.abs(fresh[i]! - first[i]! - sign * second[i]!);
+    const count = Math.abs(fresh[i]! - a[i]! - sign * b[i]!);
+    left += count > 0 ? count : (freshKeys[i]! - aKeys[i]! - sign * bKeys[i]!) | 0 ? 1 : 0;
     if (left > slack) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether more than `slack` persons of `inner` are outside `outer`, by the same kind of bound cell by
+ * cell: more persons than `outer` has there, or as many with other keys, are at least the excess (or
+ * one) outside it. Of a near combination N ≈ A − B, N is within A but for the persons left (a person
+ * of N outside A is left over, whatever B); of N ≈ A + B, A is within N likewise. So one answer is
+ * ruled out with all its partners at once, and the check does not visit every pair of the many
+ * small answers whose counts match.
+ */
+function outsideMoreThan(slack: number, outer: Int32Array, outerKeys: Int32Array, inner: Int32Array, innerKeys: Int32Array): boolean {
+  let outside = 0;
+  for (let i = 0; i < CELLS_PER_PART; i++) {
+    const excess = inner[i]! - outer[i]!;
+    outside += excess > 0 ? excess : excess === 0 && innerKeys[i] !== outerKeys[i] ? 1 : 0;
+    if (outside > slack) return true;
   }
   return false;
 }
@@ -88,24 +232,98 @@ function combined(first: PersonSetSketch, second: PersonSetSketch, sign: 1 | -1)
 }
 
 /**
+ * The kept answers with counts in [low, high] whose key sum over some block is what a near
+ * combination of `first` with the new answer would leave there (see `BLOCKS`), each once, sorted by
+ * count then id; `blocks` is the threshold (a combination leaving fewer than it touches fewer blocks).
+ */
+function partnersByBlock(index: BlockIndex, fresh: Int32Array, first: KeptCounts, sign: 1 | -1, low: number, high: number, blocks: number): KeptCounts[] {
+  const own = first.blocks;
+  const found: KeptCounts[] = [];
+  for (let g = 0; g < blocks; g++) {
+    // B = sign·(N − A) on an untouched block.
+    const key = (sign * (fresh[g]! - own[g]!)) | 0;
+    if (key === 0) {
+      const list = index.empty[g]!;
+      for (let k = firstAtLeast(list, low); k < list.length && list[k]!.personCount <= high; k++) found.push(list[k]!);
+      continue;
+    }
+    const there = index.byKeySum[g]!.get(key);
+    if (there === undefined) continue;
+    if (!Array.isArray(there)) {
+      if (there.personCount >= low && there.personCount <= high) found.push(there);
+    } else for (const kept of there) if (kept.personCount >= low && kept.personCount <= high) found.push(kept);
+  }
+  if (found.length < 2) return found;
+  found.sort(byCount);
+  return found.filter((kept, k) => k === 0 || found[k - 1] !== kept);
+}
+
+/**
  * The pairs of kept answers (in the order of `sorted`, sorted by person count) whose counts combine
  * to within threshold − 1 of the new answer's and whose first parts leave at most threshold − 1
- * persons: the only pairs that can be near, to be peeled whole by `isNear`.
+ * persons: the only pairs that can be near, to be peeled whole by `isNear`. Every pair `isNear`
+ * finds is among them (each test is one a near pair always passes); in the order of `sorted` by
+ * the first answer, N ≈ A − B before N ≈ A + B, then by the second.
+ *
+ * One pass over the ledger: as A's count grows, the counts B may have move up (A − B) or down
+ * (A + B), so two windows slide along `sorted`. An A whose window is empty, or that does not nearly
+ * contain N (A − B) or lie nearly within it (A + B), is passed over with all its partners; for the
+ * rest, a window of more than `scanUpTo` answers is looked up by block (`BLOCKS`) rather than
+ * visited. `scanUpTo` is for tests, which check both ways against every pair.
  */
-export function* candidateCombinations<K extends KeptCounts>(fresh: { personCount: number; sketch: PersonSetSketch }, sorted: readonly K[], threshold: number): Generator<Combination<K>> {
+export function* candidateCombinations<K extends KeptCounts>(
+  fresh: { personCount: number; sketch: PersonSetSketch },
+  sorted: readonly K[],
+  threshold: number,
+  { scanUpTo = 48 }: { scanUpTo?: number } = {},
+): Generator<Combination<K>> {
   const slack = threshold - 1;
   const n = fresh.personCount;
-  // The same array type as the kept ones', so the bound's loop stays on one fast path.
+  // The same array types as the kept ones', so the bounds' loops stay on one fast path.
   const freshFirst = Int32Array.from(fresh.sketch.counts.slice(0, CELLS_PER_PART));
-  for (let i = 0; i < sorted.length; i++) {
+  const freshKeys = Int32Array.from(fresh.sketch.keySums.slice(0, CELLS_PER_PART));
+  const freshBlocks = blockKeySums(freshKeys);
+  const freshOccupied = occupiedCells(freshFirst);
+  const byBlock = threshold <= BLOCKS ? scanUpTo : Infinity;
+  const size = sorted.length;
+  // N ≈ A − B: B's count within slack of a − n, at indices [lowMinus, highMinus).
+  let lowMinus = 0;
+  let highMinus = 0;
+  // N ≈ A + B: B's count within slack of n − a, at indices [lowPlus, highPlus).
+  let lowPlus = size;
+  let highPlus = size;
+  for (let i = 0; i < size; i++) {
     const first = sorted[i]!;
-    // N ≈ A − B: B's count within slack of |A| − |N|.
-    for (let j = lowerBound(sorted, first.personCount - n - slack); j < sorted.length && sorted[j]!.personCount <= first.personCount - n + slack; j++) {
-      if (j !== i && !leavesMoreThan(slack, freshFirst, first.firstPart, sorted[j]!.firstPart, -1)) yield { first, second: sorted[j]!, sign: -1 };
+    const a = first.personCount;
+    while (lowMinus < size && sorted[lowMinus]!.personCount < a - n - slack) lowMinus++;
+    if (highMinus < lowMinus) highMinus = lowMinus;
+    while (highMinus < size && sorted[highMinus]!.personCount <= a - n + slack) highMinus++;
+    if (lowMinus < highMinus && !outsideMoreThan(slack, first.firstPart, first.firstKeySums, freshFirst, freshKeys)) {
+      if (highMinus - lowMinus > byBlock) {
+        for (const second of partnersByBlock(blockIndexOf(sorted), freshBlocks, first, -1, a - n - slack, a - n + slack, threshold) as K[]) {
+          if (second !== first && !occupiedApartMoreThan(slack, freshOccupied, first.occupied, second.occupied, -1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, second, -1)) yield { first, second, sign: -1 };
+        }
+      } else {
+        for (let j = lowMinus; j < highMinus; j++) {
+          if (j !== i && !occupiedApartMoreThan(slack, freshOccupied, first.occupied, sorted[j]!.occupied, -1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, sorted[j]!, -1)) yield { first, second: sorted[j]!, sign: -1 };
+        }
+      }
     }
-    // N ≈ A + B: B's count within slack of |N| − |A|; each unordered pair once.
-    for (let j = Math.max(i + 1, lowerBound(sorted, n - first.personCount - slack)); j < sorted.length && sorted[j]!.personCount <= n - first.personCount + slack; j++) {
-      if (!leavesMoreThan(slack, freshFirst, first.firstPart, sorted[j]!.firstPart, 1)) yield { first, second: sorted[j]!, sign: 1 };
+    while (highPlus > 0 && sorted[highPlus - 1]!.personCount > n - a + slack) highPlus--;
+    while (lowPlus > 0 && sorted[lowPlus - 1]!.personCount >= n - a - slack) lowPlus--;
+    if (lowPlus > highPlus) lowPlus = highPlus;
+    // Each unordered pair once: B after A.
+    const from = Math.max(lowPlus, i + 1);
+    if (from < highPlus && !outsideMoreThan(slack, freshFirst, freshKeys, first.firstPart, first.firstKeySums)) {
+      if (highPlus - from > byBlock) {
+        for (const second of partnersByBlock(blockIndexOf(sorted), freshBlocks, first, 1, n - a - slack, n - a + slack, threshold) as K[]) {
+          if (byCount(second, first) > 0 && !occupiedApartMoreThan(slack, freshOccupied, first.occupied, second.occupied, 1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, second, 1)) yield { first, second, sign: 1 };
+        }
+      } else {
+        for (let j = from; j < highPlus; j++) {
+          if (!occupiedApartMoreThan(slack, freshOccupied, first.occupied, sorted[j]!.occupied, 1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, sorted[j]!, 1)) yield { first, second: sorted[j]!, sign: 1 };
+        }
+      }
     }
   }
 }

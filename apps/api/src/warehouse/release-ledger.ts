@@ -3,8 +3,8 @@ import type { QueryResult } from '@hdp/contract';
 import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
 import type { Database, DbOrTx } from '../db/database';
 import { releasedAnswers } from '../db/schema';
-import { candidateCombinations, isNear, keptCounts, type KeptCounts } from './ledger-combinations';
-import { sketchDifference, type PersonSetSketch } from './person-set-sketch';
+import { candidateCombinations, isNear, keptCounts, withKept, type KeptCounts } from './ledger-combinations';
+import { CELLS_PER_PART, sketchDifference, type PersonSetSketch } from './person-set-sketch';
 
 /**
  * The tracker defence: no two released answers may differ by a small number of persons.
@@ -60,7 +60,7 @@ export const withheldByCombinationReason = (threshold: number) =>
 
 /**
  * The kept answers' counts and the first parts of their sketches, per database and dataset, sorted by
- * count: the combination check reads them all, so each process keeps them in memory (0.5 kB an
+ * count: the combination check reads them all, so each process keeps them in memory (1 kB an
  * answer) and reads from the database only those kept since (under the dataset's lock, so none is
  * missed). Kept answers never change and are never deleted while their dataset is served.
  */
@@ -71,13 +71,15 @@ async function keptAnswerCounts(tx: DbOrTx, db: Database, dataset: string): Prom
   if (!byDataset) keptCache.set(db, (byDataset = new Map()));
   let entry = byDataset.get(dataset);
   if (!entry) byDataset.set(dataset, (entry = { lastId: 0, sorted: [] }));
+  // Only the first part's counts and key sums (a ninth of a sketch): the whole ledger is read once a process, at its first answer on the dataset.
+  const firstCells = (field: 'counts' | 'keySums') => sql<number[]>`jsonb_path_query_array(${releasedAnswers.sketch}, ${`$.${field}[0 to ${CELLS_PER_PART - 1}]`}::jsonpath)`;
   const added = await tx
-    .select({ id: releasedAnswers.id, personCount: releasedAnswers.personCount, sketch: releasedAnswers.sketch })
+    .select({ id: releasedAnswers.id, personCount: releasedAnswers.personCount, counts: firstCells('counts'), keySums: firstCells('keySums') })
     .from(releasedAnswers)
     .where(and(eq(releasedAnswers.dataset, dataset), gt(releasedAnswers.id, entry.lastId)))
     .orderBy(asc(releasedAnswers.id));
   if (added.length > 0) {
-    entry.sorted = [...entry.sorted, ...added.map((a) => keptCounts(a.id, a.personCount, a.sketch))].sort((a, b) => a.personCount - b.personCount || a.id - b.id);
+    entry.sorted = withKept(entry.sorted, added.map((a) => keptCounts(a.id, a.personCount, { counts: a.counts, keySums: a.keySums, checkSums: [] })));
     entry.lastId = added[added.length - 1]!.id;
   }
   return entry.sorted;
