@@ -670,7 +670,13 @@ export const releasedAnswers = pgTable(
     userId: uuid('user_id'),
     personCount: integer('person_count').notNull(),
     sketch: jsonb('sketch').$type<{ counts: number[]; keySums: number[]; checkSums: number[] }>().notNull(),
-    result: jsonb('result').$type<QueryResult>().notNull(),
+    /** The released result of a whole answer; null for a cell's row (its answer's row holds the result). */
+    result: jsonb('result').$type<QueryResult>(),
+    /**
+     * Null for a whole answer's persons; for a released breakdown cell of an answer (its persons are
+     * a released count too, and kept in the same pool): which cell, and the count it showed.
+     */
+    cell: jsonb('cell').$type<{ breakdown: string; key: string; label: string; shown: number }>(),
     createdAt: createdAt(),
   },
   (t) => [index('released_answers_dataset_count_idx').on(t.dataset, t.personCount)],

@@ -272,7 +272,7 @@ export function compileCohortPredicate(tree: QueryGroup, schema: string): Compil
 }
 
 /** The SELECTs a definition's answers read, over the relations (CTEs) of its compiled definition. */
-function definitionSelects(definition: CompiledDefinition, schema: string): { keys: string; stepRows: string; masks: string | null; periods: string } {
+function definitionSelects(definition: CompiledDefinition, schema: string): { keys: string; stepRows: string; stepSketches: string; masks: string | null; periods: string } {
   const { steps, ruleFlags, ruleNames, periods } = definition;
   const person = `"${schema}"."person"`;
   const key = `"${RECORD_KEY_COLUMN}"`;
@@ -295,6 +295,18 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
         : stepRow(i, 'SUM(g.n)', 'COUNT(g.person_id)', `SUM(pk.${key})`, `SUM(pk.${key} * g.n)`, `(SELECT person_id, COUNT(*) AS n FROM ${step.relation} GROUP BY person_id) g JOIN step_persons pk ON pk."person_id" = g.person_id`),
     );
   let ruleCounts: string | null = null;
+  // Per step: the set-difference sketch of its persons (person-set-sketch.ts). A step's persons are a
+  // released count, and the release ledger compares them with every kept set, as an answer's. A step
+  // with the same events as an earlier one has that step's sketch (copied by the reader).
+  const sketchKey = `pk.${key}`;
+  const sketchCells = [0, 1, 2].map((part) => `${cellSql(sketchKey, part)} AS c${part}`).join(', ');
+  const stepSketches = counted
+    .map(
+      ({ step, i }) => `SELECT ${i} AS step, c0, c1, c2, GROUPING(c0, c1, c2) AS part, COUNT(*) AS n, SUM(k) AS key_sum, SUM(h) AS check_sum FROM (
+      SELECT ${sketchKey} AS k, ${checkSql(sketchKey)} AS h, ${sketchCells} FROM step_persons pk WHERE pk."person_id" IN (SELECT person_id FROM ${step.relation})) s
+      GROUP BY GROUPING SETS ((c0), (c1), (c2))`,
+    )
+    .join(' UNION ALL ');
   let masks: string | null = null;
   if (ruleFlags) {
     const flags = ruleNames.map((_n, i) => `r${i}`);
@@ -325,6 +337,7 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
   return {
     keys: `${keys}${ruleCounts ? `, rule_counts AS (${ruleCounts})` : ''}`,
     stepRows: rows.join(' UNION ALL '),
+    stepSketches,
     masks,
     periods: `SELECT person_id, start_date, end_date FROM ${periods}`,
   };
@@ -353,7 +366,7 @@ export function compileDefinitionParts(tree: QueryGroup, schema: string): { attr
 }
 
 /** The columns of a definition's whole answer, one statement: `kind` (0 step, 1 mask, 2 aggregate) and eleven numbers. */
-export const ANSWER_COLUMNS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k'] as const;
+export const ANSWER_COLUMNS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'] as const;
 
 /**
  * A query with a cohort definition answered in ONE statement: the attrition's step rows (kind 0:
@@ -378,11 +391,12 @@ export function compileDefinitionAnswer(tree: QueryGroup, schema: string): { sql
   // The cohort's persons are among the entry events' (step_persons): no second scan of person.
   const persons = `FROM step_persons p WHERE p."person_id" IN (SELECT person_id FROM ${periods})${rules ? ` AND ${rules}` : ''}`;
   const sql =
-    `WITH ${ctes.join(', ')}, ${selects.keys}, answer_steps AS (${selects.stepRows}), answer_aggregate AS (${aggregateStatement(persons)})` +
+    `WITH ${ctes.join(', ')}, ${selects.keys}, answer_steps AS (${selects.stepRows}), answer_step_sketches AS (${selects.stepSketches}), answer_aggregate AS (${aggregateStatement(persons)})` +
     `${selects.masks ? `, answer_masks AS (${selects.masks})` : ''} ` +
     `${row(0, ['step', 'events', 'persons', 'person_key_sum', 'event_key_sum'])} FROM answer_steps` +
     `${selects.masks ? ` UNION ALL ${row(1, ['mask', 'persons', 'person_key_sum'])} FROM answer_masks` : ''}` +
-    ` UNION ALL ${row(2, ['sex', 'age_band', 'race', 'ethnicity', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum'])} FROM answer_aggregate`;
+    ` UNION ALL ${row(3, ['step', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum'])} FROM answer_step_sketches` +
+    ` UNION ALL ${row(2, ['sex', 'age_band', 'race', 'ethnicity', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum', 'dims'])} FROM answer_aggregate`;
   return { sql, params: compiler.params, steps, ruleNames };
 }
 
@@ -395,17 +409,34 @@ export const AGE_BAND_SQL = `CAST(LEAST(GREATEST(FLOOR((EXTRACT(YEAR FROM curren
  * - rows of `part` 7: persons by sex, age band, race and ethnicity, with the sum of their secret
  *   record keys (a column of `person`, see record-keys.ts), for perturbation;
  * - rows of `part` 3, 5 and 6: the persons' set-difference sketch (person-set-sketch.ts), cell
- *   `c0`, `c1` or `c2` of its three parts, with the count, key sum and check sum of each cell.
+ *   `c0`, `c1` or `c2` of its three parts, with the count, key sum and check sum of each cell;
+ *   `dims` (`GROUPING(sex, age_band, race, ethnicity)`) 15 for the whole answer's sketch, and for
+ *   the sketch of each breakdown cell the mark of its breakdown (`BREAKDOWN_DIMS`): a cell's
+ *   persons are a released count too, and the release ledger compares them like an answer's.
  */
 export function aggregateStatement(fromWhere: string): string {
   const key = `p."${RECORD_KEY_COLUMN}"`;
   const cells = [0, 1, 2].map((part) => `${cellSql(key, part)} AS c${part}`).join(', ');
+  const cellSets = Object.values(BREAKDOWN_COLUMNS).flatMap((columns) => [0, 1, 2].map((part) => `(${[...columns, `c${part}`].join(', ')})`));
   return (
-    `SELECT sex, age_band, race, ethnicity, c0, c1, c2, GROUPING(c0, c1, c2) AS part, COUNT(*) AS n, SUM(k) AS key_sum, SUM(h) AS check_sum FROM (` +
+    `SELECT sex, age_band, race, ethnicity, c0, c1, c2, GROUPING(c0, c1, c2) AS part, COUNT(*) AS n, SUM(k) AS key_sum, SUM(h) AS check_sum, GROUPING(sex, age_band, race, ethnicity) AS dims FROM (` +
     `SELECT p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, ${key} AS k, ${checkSql(key)} AS h, ${cells} ${fromWhere}` +
-    `) s GROUP BY GROUPING SETS ((sex, age_band, race, ethnicity), (c0), (c1), (c2))`
+    `) s GROUP BY GROUPING SETS ((sex, age_band, race, ethnicity), (c0), (c1), (c2), ${cellSets.join(', ')})`
   );
 }
+
+/** The columns of each breakdown whose cells are sketched (the pyramid's cells are sex × age band). */
+export const BREAKDOWN_COLUMNS = {
+  sex: ['sex'],
+  age_band: ['age_band'],
+  race: ['race'],
+  ethnicity: ['ethnicity'],
+  sex_by_age_band: ['sex', 'age_band'],
+} as const;
+/** `GROUPING(sex, age_band, race, ethnicity)` of each breakdown's sketch rows: a bit per column left out (sex 8, age band 4, race 2, ethnicity 1). */
+export const BREAKDOWN_DIMS: Record<keyof typeof BREAKDOWN_COLUMNS, number> = { sex: 7, age_band: 11, race: 13, ethnicity: 14, sex_by_age_band: 3 };
+/** `dims` of the whole answer's sketch rows. */
+export const WHOLE_ANSWER_DIMS = 15;
 
 /** The aggregate query of a cohort: persons counted by sex, age band, race and ethnicity (and their sketch). */
 export function compileCohortAggregate(tree: QueryGroup, schema: string): CompiledPredicate {

@@ -1,9 +1,9 @@
 import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
 import { addAttritionCells, attritionFromRows, presentAttrition, type MeasuredAttrition } from './cohort-definition/attrition';
-import { ANSWER_COLUMNS, compileCohortAggregate, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
+import { ANSWER_COLUMNS, BREAKDOWN_COLUMNS, BREAKDOWN_DIMS, compileCohortAggregate, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
 import { addToSketch, emptySketch, type PersonSetSketch } from './person-set-sketch';
-import { settleRelease, type ReleaseContext } from './release-ledger';
+import { cellsWithheldReason, settleRelease, WITHHELD_LABEL, type ReleaseContext, type SketchedCell } from './release-ledger';
 import { belowThreshold, SUPPRESSED_LABEL, suppressSmallCounts, type CountTable } from './suppression';
 import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
 
@@ -109,8 +109,21 @@ export async function runCohortQuery(
       of(0, ['step', 'events', 'persons', 'person_key_sum', 'event_key_sum']),
       of(1, ['mask', 'persons', 'person_key_sum']),
     );
-    const aggregateRows = of(2, ['sex', 'age_band', 'race', 'ethnicity', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum']);
-    return aggregateResult(warehouse, state.schema, { sql: answer.sql, params: answer.params }, { ...options, source: state.source, attrition, fetched: { rows: aggregateRows, started } });
+    // Each step's persons' sketch (kind 3), summed like an answer's.
+    const stepSketches = new Map<number, PersonSetSketch>();
+    for (const r of of(3, ['step', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum'])) {
+      const part = SKETCH_PART_MARKS.indexOf(Number(r.part));
+      const step = Number(r.step);
+      const stepSketch = stepSketches.get(step) ?? emptySketch();
+      stepSketches.set(step, stepSketch);
+      addToSketch(stepSketch, part, Number(r[`c${part}`]), Number(r.n), Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
+    }
+    // A step with the same events as an earlier one was not sketched again: it has that step's sketch.
+    answer.steps.forEach((step, i) => {
+      if (step.sameAs !== undefined && stepSketches.has(step.sameAs)) stepSketches.set(i, stepSketches.get(step.sameAs)!);
+    });
+    const aggregateRows = of(2, ['sex', 'age_band', 'race', 'ethnicity', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum', 'dims']);
+    return aggregateResult(warehouse, state.schema, { sql: answer.sql, params: answer.params }, { ...options, source: state.source, attrition, stepSketches, fetched: { rows: aggregateRows, started } });
   }
   const aggregate = compileCohortAggregate(tree, state.schema);
   return aggregateResult(warehouse, state.schema, aggregate, { ...options, source: state.source });
@@ -120,18 +133,38 @@ export async function runCohortQuery(
 const SKETCH_PART_MARKS = [3, 5, 6];
 const DEMOGRAPHIC_ROWS = 7;
 
-/** The rows of an aggregate statement: the demographic rows, and the persons' sketch summed from its cells' rows. */
-export function splitAggregateRows(raw: Record<string, unknown>[]): { rows: AggregateRow[]; sketch: PersonSetSketch } {
+const BREAKDOWN_OF_DIMS = new Map(Object.entries(BREAKDOWN_DIMS).map(([breakdown, dims]) => [dims, breakdown as keyof typeof BREAKDOWN_COLUMNS]));
+const ROW_COLUMN = { sex: 'sex', age_band: 'age_band', race: 'race', ethnicity: 'ethnicity' } as const;
+/** The name of a breakdown cell's sketch: its breakdown and its key (sex and age band for the pyramid's). */
+export const cellSketchName = (breakdown: string, ...keys: string[]) => [breakdown, ...keys].join('|');
+
+/**
+ * The rows of an aggregate statement: the demographic rows, the persons' sketch summed from its
+ * cells' rows, and the sketch of each breakdown cell's persons (by `cellSketchName`).
+ */
+export function splitAggregateRows(raw: Record<string, unknown>[]): { rows: AggregateRow[]; sketch: PersonSetSketch; cellSketches: Map<string, PersonSetSketch> } {
   const rows: AggregateRow[] = [];
   const sketch = emptySketch();
+  const cellSketches = new Map<string, PersonSetSketch>();
   for (const r of raw) {
     const part = Number(r.part);
     const n = Number(r.n);
+    if (part === DEMOGRAPHIC_ROWS) {
+      rows.push({ sex: key(r.sex), ageBand: key(r.age_band), race: key(r.race), ethnicity: key(r.ethnicity), n, keySum: Number(r.key_sum ?? 0) % KEY_RANGE });
+      continue;
+    }
+    // Statements written before cells were sketched have no `dims`: their sketch rows are the whole answer's.
+    const breakdown = r.dims === undefined || r.dims === null ? undefined : BREAKDOWN_OF_DIMS.get(Number(r.dims));
+    let target = sketch;
+    if (breakdown) {
+      const name = cellSketchName(breakdown, ...BREAKDOWN_COLUMNS[breakdown].map((column) => key(r[ROW_COLUMN[column]])));
+      target = cellSketches.get(name) ?? emptySketch();
+      cellSketches.set(name, target);
+    }
     // Key sums of a sketch cell are kept whole (at most 2^24 × persons: exact as a double).
-    if (part !== DEMOGRAPHIC_ROWS) addToSketch(sketch, SKETCH_PART_MARKS.indexOf(part), Number(r[`c${SKETCH_PART_MARKS.indexOf(part)}`]), n, Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
-    else rows.push({ sex: key(r.sex), ageBand: key(r.age_band), race: key(r.race), ethnicity: key(r.ethnicity), n, keySum: Number(r.key_sum ?? 0) % KEY_RANGE });
+    addToSketch(target, SKETCH_PART_MARKS.indexOf(part), Number(r[`c${SKETCH_PART_MARKS.indexOf(part)}`]), n, Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
   }
-  return { rows, sketch };
+  return { rows, sketch, cellSketches };
 }
 
 /**
@@ -154,12 +187,14 @@ export async function aggregateResult(
     released?: ReleasedCount;
     source?: string;
     attrition?: MeasuredAttrition;
+    /** The sketch of each attrition step's persons, by step index. */
+    stepSketches?: Map<number, PersonSetSketch>;
     /** The aggregate's rows, already read (with the attrition, in one statement), and when that read started. */
     fetched?: { rows: Record<string, unknown>[]; started: number };
   },
 ): Promise<QueryResult> {
   const started = options.fetched?.started ?? performance.now();
-  const { rows, sketch } = splitAggregateRows(options.fetched?.rows ?? (await warehouse.query(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs })));
+  const { rows, sketch, cellSketches } = splitAggregateRows(options.fetched?.rows ?? (await warehouse.query(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs })));
   const names = await conceptNames(warehouse, schema, rows.flatMap((r) => [r.sex, r.race, r.ethnicity]), options.timeoutMs);
   const conceptLabel = (k: string) => (k === UNKNOWN || k === '0' ? 'Unknown' : (names.get(k) ?? `Concept ${k}`));
   const ageLabel = (k: string) => (k === UNKNOWN ? 'Unknown' : (AGE_BAND_LABELS[Number(k)] ?? k));
@@ -213,21 +248,23 @@ export async function aggregateResult(
   if (options.released) options.released.personCount = released[total.index]!;
   const threshold = options.threshold;
   const auditStarted = performance.now();
-  const { hidden, solves } = await suppressSmallCounts(table, threshold);
+  const first = await suppressSmallCounts(table, threshold);
   if (options.cost) {
     options.cost.suppressionAuditMs = performance.now() - auditStarted;
-    options.cost.linearPrograms = solves;
+    options.cost.linearPrograms = first.solves;
   }
 
+  /** The result as released when `hidden` are hidden; `withheld` are the cells the release ledger hid (shown as withheld). */
+  const presentResult = (hidden: boolean[], withheld: ReadonlySet<number> = new Set()): QueryResult => {
   const present = (cell: MutableCell): ResultCell => ({
     key: cell.key,
     label: cell.label,
     count: hidden[cell.index] ? null : released[cell.index]!,
-    display: hidden[cell.index] ? SUPPRESSED_LABEL : String(released[cell.index]),
+    display: withheld.has(cell.index) ? WITHHELD_LABEL : hidden[cell.index] ? SUPPRESSED_LABEL : String(released[cell.index]),
     suppressed: hidden[cell.index]!,
   });
   const personCountHidden = hidden[total.index]!;
-  const result: QueryResult = {
+  return {
     person_count: personCountHidden ? null : released[total.index]!,
     // Below the threshold it says so; withheld with the whole answer (rare, see suppression.ts), it is labelled like any hidden cell.
     person_count_display: personCountHidden ? (released[total.index]! < threshold ? belowThreshold(threshold) : SUPPRESSED_LABEL) : String(released[total.index]),
@@ -243,13 +280,44 @@ export async function aggregateResult(
     execution_time_ms: 0,
     ...(options.source !== undefined && { dataset: options.source }),
     ...(options.attrition && attritionLayout && { attrition: presentAttrition(options.attrition, attritionLayout, hidden, released) }),
+    ...(withheld.size > 0 && { withheld_cells: cellsWithheldReason(threshold) }),
   };
+  };
+  const result = presentResult(first.hidden);
   const ledgerStarted = performance.now();
   let settled = result;
   if (options.trackerDefence) {
     // No answer leaves unchecked: a caller that releases must say what releases it, and to whom.
     if (!options.release) throw new Error('disclosure: an answer released with the tracker defence needs its release context');
-    settled = await settleRelease({ dataset: schema, result, personCount: counts[total.index]!, sketch }, options.release);
+    // Every breakdown cell is a count of persons too: the ledger compares each shown one with every kept set.
+    const sketched: SketchedCell[] = [];
+    const sketchCells = (breakdown: string, cells: MutableCell[], keys: (cell: MutableCell) => string[]) => {
+      for (const cell of cells) {
+        const cellSketch = cellSketches.get(cellSketchName(breakdown, ...keys(cell)));
+        if (cellSketch) sketched.push({ index: cell.index, breakdown, key: keys(cell).join('|'), label: cell.label, personCount: counts[cell.index]!, shown: released[cell.index]!, sketch: cellSketch });
+      }
+    };
+    sketchCells('sex', sex, (c) => [c.key]);
+    sketchCells('age_band', ageBand, (c) => [c.key]);
+    sketchCells('race', race, (c) => [c.key]);
+    sketchCells('ethnicity', ethnicity, (c) => [c.key]);
+    for (const row of pyramid) sketchCells('sex_by_age_band', row.cells, (c) => [row.key, c.key]);
+    // Each attrition row's persons, like a cell (its events are not a set of persons, and drops and masks are never shown).
+    options.attrition?.steps.forEach((step, i) => {
+      const stepSketch = options.stepSketches?.get(i);
+      const index = attritionLayout?.steps[i]?.persons;
+      if (stepSketch && index !== undefined) sketched.push({ index, breakdown: 'attrition', key: String(i), label: step.label, personCount: counts[index]!, shown: released[index]!, sketch: stepSketch });
+    });
+    settled = await settleRelease({ dataset: schema, result, personCount: counts[total.index]!, sketch }, options.release, {
+      cells: sketched,
+      shown: (index) => !first.hidden[index] && counts[index]! > 0,
+      // A cell near a kept set is a primary suppression: the audit then hides whatever would give it back.
+      withhold: async (primary) => {
+        const again = await suppressSmallCounts(table, threshold, primary);
+        if (options.cost) options.cost.linearPrograms += again.solves;
+        return { result: presentResult(again.hidden, new Set(primary)), shown: (index: number) => !again.hidden[index] && counts[index]! > 0 };
+      },
+    });
   }
   if (options.cost) options.cost.trackerCheckMs = performance.now() - ledgerStarted;
   return { ...settled, execution_time_ms: Math.round((performance.now() - started) * 10) / 10 };

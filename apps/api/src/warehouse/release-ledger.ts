@@ -1,4 +1,4 @@
-import { and, asc, between, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, between, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { QueryResult } from '@hdp/contract';
 import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
 import type { Database, DbOrTx } from '../db/database';
@@ -54,6 +54,31 @@ export interface FreshAnswer {
 export const WITHHELD_LABEL = 'withheld';
 export const withheldReason = (threshold: number) =>
   `These persons differ from those of an earlier answer by fewer than ${threshold}; the counts are withheld, since comparing the two answers would show how many.`;
+/** What an answer says of the cells the ledger withheld (each shows `withheld`). */
+export const cellsWithheldReason = (threshold: number) =>
+  `Cells shown as withheld hold persons who differ from those of an earlier answer (or of one of its cells) by fewer than ${threshold}; other cells may be suppressed with them, so that they cannot be worked out from the rest.`;
+
+/** A breakdown cell of a fresh answer, with its persons' sketch: a released count of persons like the answer's own. */
+export interface SketchedCell {
+  /** Its index in the answer's audited table. */
+  index: number;
+  breakdown: string;
+  key: string;
+  label: string;
+  /** The true number of its persons (never released). */
+  personCount: number;
+  /** What it shows when shown (its perturbed count). */
+  shown: number;
+  sketch: PersonSetSketch;
+}
+
+/** The cells of a fresh answer, which of them it shows, and how to release it with some of them withheld (suppressed again, the withheld ones as primary cells). */
+export interface CellRelease {
+  cells: SketchedCell[];
+  shown: (index: number) => boolean;
+  withhold: (primary: number[]) => Promise<{ result: QueryResult; shown: (index: number) => boolean }>;
+}
+
 /** What a withheld answer says when it is near a combination of two earlier answers. */
 export const withheldByCombinationReason = (threshold: number) =>
   `These persons differ by fewer than ${threshold} from what two earlier answers make together (one added to or taken from the other); the counts are withheld, since combining the three answers would show how many.`;
@@ -76,7 +101,8 @@ async function keptAnswerCounts(tx: DbOrTx, db: Database, dataset: string): Prom
   const added = await tx
     .select({ id: releasedAnswers.id, personCount: releasedAnswers.personCount, counts: firstCells('counts'), keySums: firstCells('keySums') })
     .from(releasedAnswers)
-    .where(and(eq(releasedAnswers.dataset, dataset), gt(releasedAnswers.id, entry.lastId)))
+    // Whole answers only: the combination check is not run over cells (docs/data-explorer.md says why).
+    .where(and(eq(releasedAnswers.dataset, dataset), gt(releasedAnswers.id, entry.lastId), isNull(releasedAnswers.cell)))
     .orderBy(asc(releasedAnswers.id));
   if (added.length > 0) {
     entry.sorted = withKept(entry.sorted, added.map((a) => keptCounts(a.id, a.personCount, { counts: a.counts, keySums: a.keySums, checkSums: [] })));
@@ -109,9 +135,11 @@ const describeKept = (kept: typeof releasedAnswers.$inferSelect) => ({
   reference: kept.reference,
   user_id: kept.userId,
   released_at: kept.createdAt.toISOString(),
-  person_count_shown: kept.result.person_count_display,
+  person_count_shown: kept.result?.person_count_display ?? String(kept.cell?.shown),
+  ...(kept.cell && { cell: { breakdown: kept.cell.breakdown, key: kept.cell.key, label: kept.cell.label } }),
 });
-const nameOf = (kept: { kind: string; reference: string | null }) => `${kept.kind}${kept.reference ? ` ${kept.reference}` : ''}`;
+const nameOf = (kept: { kind: string; reference: string | null; cell?: { breakdown: string; label: string } | null }) =>
+  `${kept.kind}${kept.reference ? ` ${kept.reference}` : ''}${kept.cell ? `, cell ${kept.cell.breakdown} ${kept.cell.label}` : ''}`;
 
 /** Serialises decisions on one dataset, so two near answers asked at the same instant cannot both be fresh. */
 const lockDataset = (tx: DbOrTx, dataset: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`released_answers:${dataset}`}))`);
@@ -136,33 +164,37 @@ export function withheldResult(result: QueryResult, reason = withheldReason(resu
  * Decides what a fresh answer releases (see above), in one transaction with its kept copy or its
  * audit entry. Answers the released result.
  */
-export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext): Promise<QueryResult> {
+export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext, cellRelease?: CellRelease): Promise<QueryResult> {
   const { result } = fresh;
   if (result.person_count === null) return result;
   const threshold = result.suppression_threshold;
   return release.db.transaction(async (tx) => {
     await lockDataset(tx, fresh.dataset);
-    // The sketches only: a kept result is read once one is chosen.
+    // The sketches only: a kept result is read once one is chosen. Kept cells are in the same pool:
+    // an answer's persons may be near another answer's cell.
     const near = await tx
-      .select({ id: releasedAnswers.id, sketch: releasedAnswers.sketch })
+      .select({ id: releasedAnswers.id, sketch: releasedAnswers.sketch, isCell: sql<boolean>`${releasedAnswers.cell} is not null` })
       .from(releasedAnswers)
       .where(and(eq(releasedAnswers.dataset, fresh.dataset), between(releasedAnswers.personCount, fresh.personCount - (threshold - 1), fresh.personCount + (threshold - 1))))
       .orderBy(asc(releasedAnswers.id));
     for (const kept of near) {
       const difference = sketchDifference(fresh.sketch, kept.sketch, threshold);
       if (difference === undefined || difference >= threshold) continue;
+      // The same persons as a kept cell: its count is this answer's (the same persons, the same
+      // perturbation), but the answer is a whole one of its own.
+      if (difference === 0 && kept.isCell) continue;
       const [earlier] = await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, kept.id));
       if (difference === 0) {
         // The same persons answer the same. The steps that led to them are this question's own: an
         // earlier question's attrition is not this one's, and a question without steps shows none.
-        const { attrition: _earlierSteps, ...earlierCounts } = earlier!.result;
+        const { attrition: _earlierSteps, ...earlierCounts } = earlier!.result!;
         return { ...earlierCounts, ...(result.attrition ? { attrition: result.attrition } : {}), execution_time_ms: result.execution_time_ms };
       }
       const withheld = withheldResult(result);
       await appendAuditEntry(tx, release.audit, {
         eventType: 'DISCLOSURE_TRACKER_SUSPECTED',
         outcome: 'DENIED',
-        message: `${release.audit.actorEmail ?? 'An answer'} (${release.kind}${release.reference ? ` ${release.reference}` : ''}) was withheld: its persons differ from those of an earlier answer (${earlier!.kind}${earlier!.reference ? ` ${earlier!.reference}` : ''}) by fewer than ${threshold}`,
+        message: `${release.audit.actorEmail ?? 'An answer'} (${nameOf(release)}) was withheld: its persons differ from those of an earlier answer (${nameOf(earlier!)}) by fewer than ${threshold}`,
         resourceType: release.kind,
         resourceId: release.reference,
         // Never the size of the difference: that is the small count being protected.
@@ -193,6 +225,7 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext)
       });
       return withheldResult(result, withheldByCombinationReason(threshold));
     }
+    const released = cellRelease ? await settleCells(tx, fresh, release, cellRelease) : { result, keep: [] };
     await tx.insert(releasedAnswers).values({
       dataset: fresh.dataset,
       kind: release.kind,
@@ -200,8 +233,94 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext)
       userId: release.audit.actorId ?? null,
       personCount: fresh.personCount,
       sketch: fresh.sketch,
-      result,
+      result: released.result,
     });
-    return result;
+    // Each shown cell is kept too, unless the pool holds its persons already (a repeat adds nothing).
+    if (released.keep.length > 0) {
+      await tx.insert(releasedAnswers).values(
+        released.keep.map((cell) => ({
+          dataset: fresh.dataset,
+          kind: release.kind,
+          reference: release.reference,
+          userId: release.audit.actorId ?? null,
+          personCount: cell.personCount,
+          sketch: cell.sketch,
+          result: null,
+          cell: { breakdown: cell.breakdown, key: cell.key, label: cell.label, shown: cell.shown },
+        })),
+      );
+    }
+    return released.result;
   });
+}
+
+/**
+ * The breakdown cells of an answer whose persons the ledger released (its total is not near any
+ * kept set): each shown cell is compared with every kept set, whole answers' and cells', whose true
+ * count is within threshold − 1 of its own. A near one (1 to threshold − 1 persons apart) is
+ * withheld, as a primary suppression: the answer is suppressed again with it, so the person count
+ * less the shown cells does not give it back, and the withholding is audited in the same
+ * transaction. A cell with the same persons as a kept set shows what that set showed (the same
+ * persons, the same perturbation) and is not kept again. Answers the released result and the cells
+ * to keep.
+ */
+async function settleCells(tx: DbOrTx, fresh: FreshAnswer, release: ReleaseContext, cellRelease: CellRelease): Promise<{ result: QueryResult; keep: SketchedCell[] }> {
+  const threshold = fresh.result.suppression_threshold;
+  const slack = threshold - 1;
+  const cells = cellRelease.cells.filter((cell) => cellRelease.shown(cell.index));
+  if (cells.length === 0) return { result: fresh.result, keep: [] };
+  // One read for every cell's range of counts; the ranges of a breakdown's cells overlap, so merge them.
+  const ranges: [number, number][] = [];
+  for (const count of [...new Set(cells.map((c) => c.personCount))].sort((a, b) => a - b)) {
+    const last = ranges[ranges.length - 1];
+    if (last && count - slack <= last[1] + 1) last[1] = count + slack;
+    else ranges.push([count - slack, count + slack]);
+  }
+  const pool = await tx
+    .select({ id: releasedAnswers.id, personCount: releasedAnswers.personCount, sketch: releasedAnswers.sketch })
+    .from(releasedAnswers)
+    .where(and(eq(releasedAnswers.dataset, fresh.dataset), or(...ranges.map(([low, high]) => between(releasedAnswers.personCount, low, high)))))
+    .orderBy(asc(releasedAnswers.id));
+  const withheld: { cell: SketchedCell; keptId: number }[] = [];
+  const known = new Set<number>();
+  for (const cell of cells) {
+    for (const kept of pool) {
+      if (Math.abs(kept.personCount - cell.personCount) > slack) continue;
+      const difference = sketchDifference(cell.sketch, kept.sketch, threshold);
+      if (difference === undefined || difference >= threshold) continue;
+      if (difference === 0) {
+        known.add(cell.index);
+        continue;
+      }
+      withheld.push({ cell, keptId: kept.id });
+      break;
+    }
+    // The answer's own persons (a breakdown with one category): kept once, as the answer.
+    if (cell.personCount === fresh.personCount && sketchDifference(cell.sketch, fresh.sketch, 1) === 0) known.add(cell.index);
+  }
+  if (withheld.length === 0) return { result: fresh.result, keep: cells.filter((c) => !known.has(c.index)) };
+  const again = await cellRelease.withhold(withheld.map((w) => w.cell.index));
+  const primary = new Set(withheld.map((w) => w.cell.index));
+  const earlier = new Map<number, typeof releasedAnswers.$inferSelect>();
+  for (const { keptId } of withheld) {
+    if (!earlier.has(keptId)) earlier.set(keptId, (await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, keptId)))[0]!);
+  }
+  await appendAuditEntry(tx, release.audit, {
+    eventType: 'DISCLOSURE_TRACKER_SUSPECTED',
+    outcome: 'DENIED',
+    message: `${release.audit.actorEmail ?? 'An answer'} (${nameOf(release)}) had ${withheld.length === 1 ? 'a cell' : `${withheld.length} cells`} withheld: ${withheld
+      .map(({ cell, keptId }) => `${cell.breakdown} ${cell.label}, whose persons differ from those of an earlier answer (${nameOf(earlier.get(keptId)!)}) by fewer than ${threshold}`)
+      .join('; ')}`,
+    resourceType: release.kind,
+    resourceId: release.reference,
+    // Never the size of a difference: that is the small count being protected.
+    details: {
+      kind: release.kind,
+      reference: release.reference,
+      threshold,
+      withheld_cells: withheld.map(({ cell, keptId }) => ({ breakdown: cell.breakdown, key: cell.key, label: cell.label, earlier_answer: describeKept(earlier.get(keptId)!) })),
+      earlier_answer: describeKept(earlier.get(withheld[0]!.keptId)!),
+    },
+  });
+  return { result: again.result, keep: cells.filter((c) => !known.has(c.index) && !primary.has(c.index) && again.shown(c.index)) };
 }

@@ -199,11 +199,17 @@ export class SuppressionAuditor {
  *    the root, every other cell is withheld, zeros included (and the root too when its true count
  *    is below `threshold - 1`).
  *
+ * `primary` cells (found near an earlier answer's persons by the release ledger) are treated as
+ * sensitive cells whatever their count.
+ *
  * Returns which cells are hidden and how many linear programs were solved.
  */
-export async function suppressSmallCounts(table: CountTable, threshold: number): Promise<{ hidden: boolean[]; solves: number }> {
+export async function suppressSmallCounts(table: CountTable, threshold: number, primary: readonly number[] = []): Promise<{ hidden: boolean[]; solves: number }> {
   const n = table.counts.length;
-  const sensitive = table.released.map((v) => v > 0 && v < threshold);
+  // A primary cell (one the release ledger found near an earlier answer's persons) is protected
+  // like a small one, whatever its count: no window narrower than the threshold, its floor possible.
+  const forced = new Set(primary.filter((cell) => cell !== table.root && table.counts[cell]! > 0));
+  const sensitive = table.released.map((v, cell) => (v > 0 && v < threshold) || forced.has(cell));
   if (sensitive[table.root]) return { hidden: new Array<boolean>(n).fill(true), solves: 0 };
   const hidden = [...sensitive];
   const targets = sensitive.flatMap((s, cell) => (s ? [cell] : []));

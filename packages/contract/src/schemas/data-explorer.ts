@@ -194,6 +194,12 @@ export const QueryResult = z
     dataset: z.string().optional(),
     /** Why every count is hidden, when the answer was withheld because its persons differ from an earlier answer's by fewer than the threshold. */
     withheld: z.string().optional(),
+    /**
+     * Why some cells show `withheld`: their persons differ from those of an earlier answer (or of one
+     * of its cells) by fewer than the threshold; other cells may be hidden with them so that the
+     * person count less the shown cells does not give them back.
+     */
+    withheld_cells: z.string().optional(),
     /** Queries with a cohort definition: the count after each step, and the inclusion-rule report. */
     attrition: Attrition.optional(),
   })

@@ -79,6 +79,12 @@ export function QueryResults({ result, showTiming = true }: { result: QueryResul
           worked out from the others; which is which is not shown.
         </p>
       ) : null}
+      {!result.withheld && result.withheld_cells ? (
+        // The tracker defence on cells: some cells' persons are within a few of an earlier answer's (or cell's).
+        <p className="withheld-cells-note" role="note" style={{ color: '#5b6470' }}>
+          {result.withheld_cells}
+        </p>
+      ) : null}
       {result.perturbed ? (
         <p className="perturbation-note" style={{ color: '#5b6470' }}>
           Counts are perturbed by a small amount, the same every time for the same persons.
