@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_ENDED_DETAIL } from '@hdp/contract';
 import { startTestApp, ADMIN_EMAIL, TEST_PASSWORD, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -37,7 +38,12 @@ describe('users', () => {
     const signIn = await t.request({ method: 'POST', url: '/api/v1/auth/token/', payload: { email: user.email, password: TEST_PASSWORD } });
     expect(signIn.statusCode).toBe(403);
     await t.request({ method: 'POST', url: `/api/v1/users/enable/${user.id}/`, token: adminToken });
-    expect((await t.request({ method: 'GET', url: '/api/v1/users/me/', token })).statusCode).toBe(200);
+    // Disabling ended the person's sessions: enabled again, they sign in anew; the old token stays refused.
+    const stale = await t.request({ method: 'GET', url: '/api/v1/users/me/', token });
+    expect(stale.statusCode).toBe(401);
+    expect(stale.json().detail).toBe(SESSION_ENDED_DETAIL);
+    const again = await t.signIn(user.email);
+    expect((await t.request({ method: 'GET', url: '/api/v1/users/me/', token: again.id_token })).statusCode).toBe(200);
   });
 
   it('an admin cannot disable themselves', async () => {

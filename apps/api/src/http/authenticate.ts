@@ -49,7 +49,11 @@ function authenticate(app: FastifyInstance, permission: Permission): onRequestHo
     const sessionId = identity && sessionOf(identity);
     // false: known to be live; undefined: not checked lately (or no token verified yet).
     const sessionEnded = sessionId === undefined ? false : endedSessions.cached(sessionId);
-    if (sessionEnded) return done(unauthorized(SESSION_ENDED_DETAIL));
+    if (sessionEnded) {
+      // A disabled account's sessions end with it: the account's state is the reason to give.
+      const user = identity && principals.cached(identity);
+      return done(unauthorized(user && user.status !== 'ACTIVE' ? accountStatusDetail(user.status) : SESSION_ENDED_DETAIL));
+    }
     const known = identity && sessionEnded === false && principals.cached(identity);
     if (known) return admit(app, request, known, permission, done, identity);
     let verifiedIdentity: VerifiedIdentity;
@@ -64,7 +68,8 @@ function authenticate(app: FastifyInstance, permission: Permission): onRequestHo
           verified.issuer === 'embedded' && sessionId !== undefined ? endedSessions.isEnded(sessionId, verified.userId) : false,
           principals.resolve(verified),
         ]);
-        if (ended) throw unauthorized(SESSION_ENDED_DETAIL);
+        // A disabled account's sessions end with it: admit() then gives the account's state as the reason.
+        if (ended && (!user || user.status === 'ACTIVE')) throw unauthorized(SESSION_ENDED_DETAIL);
         return user;
       })
       .then((user) => {
