@@ -27,7 +27,7 @@ describe('query parameters and paths', () => {
   });
 
   it('declares the cache tags of every resource', () => {
-    expect(TAG_TYPES).toEqual(['Users', 'Workbenches', 'Notebooks', 'Documents', 'Queries', 'Cohorts', 'Executions', 'ReleaseRequests', 'Account']);
+    expect(TAG_TYPES).toEqual(['Users', 'Workbenches', 'Notebooks', 'Documents', 'Queries', 'Cohorts', 'Executions', 'ReleaseRequests', 'Account', 'ConceptSets']);
   });
 });
 
