@@ -1,15 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, ROOT, startApi, stopApi } from '../support/stack';
+import { ACCOUNTS, startApi, stopApi } from '../support/stack';
 import { expectShell, signIn, sideBarItem } from '../support/pages';
-
-/** An OHDSI test definition (ATLAS JSON), made to use a construct the platform refuses (422). */
-function refusedDefinition(): string {
-  const definition = JSON.parse(fs.readFileSync(path.join(ROOT, '..', 'shared', 'datasets', 'ohdsi-cohort-definitions', 'celecoxibAge40.json'), 'utf8'));
-  definition.PrimaryCriteria.CriteriaList = [{ DoseEra: { CodesetId: 0 } }];
-  return JSON.stringify(definition);
-}
 
 /** The toasts on screen with this title. */
 const toasts = (page: Page, title: string) => page.locator('.ant-notification-notice').filter({ hasText: title });
@@ -82,40 +73,5 @@ test.describe.serial('the API down, the browser offline', () => {
     await failure.getByRole('button', { name: 'Retry' }).click();
     await expect(page.getByRole('row').filter({ hasText: ACCOUNTS.researcher.email })).toBeVisible();
     await expect(failure).toHaveCount(0);
-  });
-
-  test('a change refused while the API is down, then refused by the API once it is back: its button is usable again each time, with the reason shown', async ({ page }) => {
-    test.setTimeout(120_000);
-    await signIn(page, ACCOUNTS.researcher);
-    await expectShell(page, ACCOUNTS.researcher.name);
-    await sideBarItem(page, 'Data Explorer').click();
-    await expect(page.getByRole('heading', { name: 'Data Explorer', level: 1 })).toBeVisible();
-    await page.getByRole('button', { name: 'Import ATLAS definition' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Import ATLAS definition' });
-    await dialog.getByLabel('Or paste the definition (JSON)').fill(refusedDefinition());
-    await dialog.getByLabel('Query name').fill(`dose era ${Date.now()}`);
-    const importButton = dialog.getByRole('button', { name: 'Import', exact: true });
-    const notImported = dialog.getByRole('alert').filter({ hasText: 'Not imported' });
-
-    await stopApi();
-    stopped = true;
-    await importButton.click();
-    await expect(notImported).toBeVisible();
-    await expect(importButton).toBeEnabled();
-    await expect(importButton).not.toHaveClass(/ant-btn-loading/);
-
-    // The toast that says so stays until closed (it sits over the dialog's buttons).
-    await toasts(page, 'Unable to reach the server').locator('.ant-notification-notice-close').click();
-    await expect(toasts(page, 'Unable to reach the server')).toHaveCount(0);
-
-    await startApi();
-    stopped = false;
-    // The API answers 422 now: said in words, and the button can be pressed again straight away.
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      await importButton.click();
-      await expect(notImported).toContainText('This definition uses something the platform does not support yet: Dose eras are not supported');
-      await expect(importButton).toBeEnabled();
-      await expect(importButton).not.toHaveClass(/ant-btn-loading/);
-    }
   });
 });
