@@ -113,7 +113,9 @@ afterAll(async () => {
   await testApp?.close();
   unmountNotebookHomes(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
-});
+  // Closing the listening app waits for the clients' keep-alive connections (72 s in Fastify), which
+  // outlasts the default hook timeout when the whole suite runs on two cores.
+}, 180_000);
 
 describe('what the notebook page needs still works', () => {
   it('uploads a file the researcher wrote, saves a notebook, lists folders, loads the notebook', async () => {
