@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
  * The API suite runs twice: on the embedded PGlite and on a real PostgreSQL server
  * (TEST_POSTGRES_URL, default the local server), where each test file creates and drops its own database.
  */
+/** Files that must not share a process with another file. */
+const OWN_PROCESS = ['test/error-reporting.test.ts', 'test/error-reporting-traces.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -18,7 +21,15 @@ export default defineConfig({
     isolate: false,
     globalSetup: ['test/support/pglite-template.ts'],
     projects: [
-      { extends: true, test: { name: 'api-pglite', include: ['test/**/*.test.ts'], env: { HDP_TEST_DB: 'pglite' } } },
+      {
+        extends: true,
+        test: { name: 'api-pglite', include: ['test/**/*.test.ts'], exclude: OWN_PROCESS, env: { HDP_TEST_DB: 'pglite' } },
+      },
+      // Sentry's SDK keeps its client, scopes and handlers (unhandled rejections, HTTP instrumentation)
+      // in process-wide state: in a worker shared with other files, the 5xx test once received an event
+      // without its tags in the whole suite. These files each get a process of their own, once; they do
+      // not depend on the platform database.
+      { extends: true, test: { name: 'api-own-process', include: OWN_PROCESS, isolate: true, env: { HDP_TEST_DB: 'pglite' } } },
       {
         extends: true,
         test: {
@@ -30,6 +41,7 @@ export default defineConfig({
           // warehouse engines (DuckDB and PostgreSQL) themselves, once; the request logger and the
           // notebook runtime use no database.
           exclude: [
+            ...OWN_PROCESS,
             'test/data-dir-lock.test.ts',
             'test/access-log.test.ts',
             'test/hdp-data-commands.test.ts',
