@@ -67,3 +67,22 @@ test("a workbench's notebooks stack as cards with their actions on the screen", 
     await researcher.call('POST', `/workbenches/${workbench.id}/notebooks/${notebook.id}/stop/`).catch(() => undefined);
   }
 });
+
+test("a workbench's overview, data and documents pass axe on a phone, their tables as cards without sideways scroll", async ({ page }) => {
+  const researcher = await apiAs(ACCOUNTS.researcher);
+  const workbench = await researcher.call<{ id: string }>('POST', '/workbenches/', { name: `Phone overview (${stamp})`, purpose, cohorts: [], queries: [], documents: [], users: [] });
+  await signIn(page, ACCOUNTS.researcher);
+  await expect(page.getByTestId('current-user')).toContainText('Rosalind');
+  await page.goto(`/workbenches/${workbench.id}`);
+  await expectHydrated(page);
+  const owner = page.getByRole('row').filter({ hasText: ACCOUNTS.researcher.email });
+  await expectOnScreen(page, owner, 'the owner’s card');
+  expect(await sidewaysOverflow(page)).toBe(0);
+  expect(await seriousViolations(page), 'the overview on a phone').toEqual([]);
+  for (const tab of ['Data', 'Documents']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
+    expect(await sidewaysOverflow(page), tab).toBe(0);
+    expect(await seriousViolations(page), `${tab} on a phone`).toEqual([]);
+  }
+});

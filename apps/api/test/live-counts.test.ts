@@ -78,12 +78,16 @@ describe('live counts under the default limits', () => {
 
   it(`a burst of editing (${LIMITS.defaultQueryRatePerMinute} runs in a minute, each after a change) is never refused`, async () => {
     const { token } = await t.userWithRoles(['RESEARCHER']);
+    const started = Date.now();
     for (let i = 0; i < LIMITS.defaultQueryRatePerMinute; i++) {
       const response = await live(t, token, withPriorDays(300 + i));
       expect(response.statusCode, response.body).toBe(200);
     }
-    // One more in the same minute is refused: the limit still holds.
-    expect((await live(t, token, withPriorDays(1))).statusCode).toBe(429);
+    // One more in the same minute is refused: the limit still holds. The window slides: on a machine
+    // so loaded that the burst outlasted the minute, the first runs have left it and this one is not
+    // part of the same minute.
+    const nextAnswer = await live(t, token, withPriorDays(1));
+    if (Date.now() - started < 55_000) expect(nextAnswer.statusCode).toBe(429);
   }, 120_000);
 });
 

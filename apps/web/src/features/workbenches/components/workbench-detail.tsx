@@ -1,6 +1,7 @@
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { Alert, Button, Flex, Progress, Table, Tabs, type TableProps } from 'antd';
+import { CARD_TABLE_CLASS, labelledColumns } from '@/components/card-table';
 import { RecordFacts, type RecordFact } from '@/components/record-facts';
 import type { Workbench, WorkbenchCohort, WorkbenchDocument, WorkbenchMember, WorkbenchQuery } from '@hdp/contract';
 import { RELEASED_TABLES } from '@hdp/contract/workbench-rules';
@@ -69,7 +70,16 @@ function MembersTable({ members }: { members: readonly WorkbenchMember[] }) {
     { key: 'email', title: 'Email', dataIndex: 'email' },
     { key: 'role', title: 'Role', dataIndex: 'role', render: (role: WorkbenchMember['role']) => MEMBER_ROLE_LABELS[role] },
   ];
-  return <Table<WorkbenchMember> rowKey="id" size="small" columns={columns} dataSource={members as WorkbenchMember[]} pagination={false} />;
+  return (
+    <Table<WorkbenchMember>
+      rowKey="id"
+      size="small"
+      className={CARD_TABLE_CLASS}
+      columns={labelledColumns(columns)}
+      dataSource={members as WorkbenchMember[]}
+      pagination={false}
+    />
+  );
 }
 
 /**
@@ -109,7 +119,8 @@ function CohortsTable({ cohorts, withRows, workbench, canManage = false }: { coh
     <Table<WorkbenchCohort>
       rowKey="id"
       size="small"
-      columns={columns}
+      className={CARD_TABLE_CLASS}
+      columns={labelledColumns(columns)}
       dataSource={cohorts as WorkbenchCohort[]}
       pagination={false}
       locale={{ emptyText: <span style={MUTED}>No cohorts released to this workbench.</span> }}
@@ -165,7 +176,8 @@ function QueriesTable({ queries }: { queries: readonly WorkbenchQuery[] }) {
     <Table<WorkbenchQuery>
       rowKey="id"
       size="small"
-      columns={columns}
+      className={CARD_TABLE_CLASS}
+      columns={labelledColumns(columns)}
       dataSource={queries as WorkbenchQuery[]}
       pagination={false}
       locale={{ emptyText: <span style={MUTED}>No saved queries copied into this workbench.</span> }}
@@ -184,7 +196,8 @@ function DocumentsTable({ documents }: { documents: readonly WorkbenchDocument[]
     <Table<WorkbenchDocument>
       rowKey="id"
       size="small"
-      columns={columns}
+      className={CARD_TABLE_CLASS}
+      columns={labelledColumns(columns)}
       dataSource={documents as WorkbenchDocument[]}
       pagination={false}
       locale={{ emptyText: <span style={MUTED}>No documents copied into this workbench.</span> }}
