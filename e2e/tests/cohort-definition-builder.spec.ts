@@ -202,7 +202,7 @@ test.describe.serial('cohort definitions in the data explorer', () => {
     expect(culprits).toEqual([]);
     expect(await seriousViolations(page), 'cohort definition builder at 390 px').toEqual([]);
   });
-  test('a researcher saves a concept set to the library and picks it, adds a demographic criterion in a group and an additional criterion, and the counts follow', async ({ page }) => {
+  test('a researcher saves a concept set to the library, picks it and saves a change as its next version, sets days supply and quantity, restricts initial events, adds a demographic criterion in a group and an additional criterion, and the counts follow', async ({ page }) => {
     test.setTimeout(240_000);
     const setName = `Diclofenac ${stamp}`;
     await signIn(page, ACCOUNTS.researcher);
@@ -226,11 +226,42 @@ test.describe.serial('cohort definitions in the data explorer', () => {
     await expect(page.locator('.concept-set-editor').first().locator('.saved-concept-set-version')).toContainText('Saved concept set, version 1');
     await expect(page.getByRole('checkbox', { name: 'Descendants: concept 1124300' })).toBeDisabled();
 
+    // Changed in the definition and saved as the library set's next version, which the definition then pins.
+    const pinned = page.locator('.concept-set-editor').first();
+    await pinned.getByRole('button', { name: 'Change and save as a new version' }).click();
+    await expect(pinned.locator('.changed-saved-concept-set')).toContainText(`Changed from the saved concept set ${setName}, version 1.`);
+    await pinned.getByRole('checkbox', { name: 'Mapped: concept 1124300' }).check();
+    await pinned.getByRole('button', { name: `Save as a new version of ${setName}` }).click();
+    await expect(pinned.locator('.saved-concept-set-version')).toContainText('Saved concept set, version 2');
+    await expect(page.getByRole('checkbox', { name: 'Mapped: concept 1124300' })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Mapped: concept 1124300' })).toBeDisabled();
+
     // The entry event uses it; the event reads back as a sentence, and is counted.
     const entry = page.locator('.entry-event').first();
     await pick(page, entry.getByRole('combobox', { name: 'Entry event 1: concept set' }), setName);
     await expect(entry.locator('.event-sentence').first()).toHaveText(`a drug exposure of ${setName}`);
     await countOrWhyNot(stepCount(page, 'entry_events'));
+
+    // The drug exposure's own attributes, as ATLAS has them: days supply and quantity. The sentence
+    // says them, and the entry events are counted again with them.
+    await entry.locator('.criterion-more > summary').first().click();
+    await pick(page, entry.getByRole('combobox', { name: 'Entry event 1: days supply: comparison' }), 'at least');
+    await entry.getByRole('spinbutton', { name: 'Entry event 1: days supply: value' }).fill('30');
+    await pick(page, entry.getByRole('combobox', { name: 'Entry event 1: quantity: comparison' }), 'at least');
+    await entry.getByRole('spinbutton', { name: 'Entry event 1: quantity: value' }).fill('1');
+    await expect(entry.locator('.event-sentence').first()).toHaveText(`a drug exposure of ${setName}, with a days supply at least 30 days, with a quantity at least 1`);
+    await expect(entry.locator('.criterion-more > summary').first()).toHaveText('More attributes of the drug exposure (2 set)');
+    await expect(stepCount(page, 'entry_events')).toHaveClass(/step-count-stale/);
+    await expect(stepCount(page, 'entry_events')).not.toHaveClass(/step-count-stale/, { timeout: 30_000 });
+    await countOrWhyNot(stepCount(page, 'entry_events'));
+
+    // Restrict initial events: a group every entry event must meet, with its own step in the counts.
+    await page.getByRole('button', { name: 'Restrict initial events' }).click();
+    const restriction = page.getByRole('group', { name: 'Restriction of initial events' });
+    await expect(restriction.locator('.criterion-sentence').first()).toHaveText(
+      'at least 1 occurrence of any condition between any time before and 0 days after the index date, in the same observation period',
+    );
+    await countOrWhyNot(stepCount(page, 'additional_criteria'));
 
     // An additional criterion on the entry event: its window is measured from the drug exposure, and it says so.
     await entry.getByRole('button', { name: 'Add additional criteria on this drug exposure' }).click();

@@ -21,6 +21,7 @@ export * from './schemas/outputs';
 export * from './schemas/notebook-holds';
 export * from './schemas/mfa';
 export * from './schemas/cohort-definition';
+export * from './criteria-attributes';
 export * from './cohort-definition-lint';
 export * from './schemas/atlas';
 export * from './schemas/concept-sets';

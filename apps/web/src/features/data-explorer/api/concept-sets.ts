@@ -6,6 +6,7 @@ import { pathOf } from '@/lib/api/query-params';
 export const LIST_CONCEPT_SETS_PATH = contractPath('listConceptSets', '/api/v1/concept-sets/');
 export const CREATE_CONCEPT_SET_PATH = contractPath('createConceptSet', '/api/v1/concept-sets/');
 export const GET_CONCEPT_SET_PATH = contractPath('getConceptSet', '/api/v1/concept-sets/{conceptSetId}/');
+export const UPDATE_CONCEPT_SET_PATH = contractPath('updateConceptSet', '/api/v1/concept-sets/{conceptSetId}/');
 
 export interface ListConceptSetsArgs {
   search?: string;
@@ -23,7 +24,13 @@ export interface ConceptSetCreateBody {
   items: ConceptSetItem[];
 }
 
-/** Saved concept sets (the library): list and read (a version), and save a definition's set to it. */
+export interface ConceptSetUpdateArgs {
+  conceptSetId: string;
+  name?: string;
+  items: ConceptSetItem[];
+}
+
+/** Saved concept sets (the library): list and read (a version), save a definition's set to it, and save a changed set as its next version. */
 export const conceptSetsApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     listConceptSets: build.query<ConceptSetList, ListConceptSetsArgs>({
@@ -39,7 +46,11 @@ export const conceptSetsApi = baseApi.injectEndpoints({
       query: (body) => ({ url: CREATE_CONCEPT_SET_PATH, method: 'POST', body }),
       invalidatesTags: [{ type: 'ConceptSets', id: 'LIST' }],
     }),
+    updateConceptSet: build.mutation<SavedConceptSet, ConceptSetUpdateArgs>({
+      query: ({ conceptSetId, ...body }) => ({ url: pathOf(UPDATE_CONCEPT_SET_PATH, { conceptSetId }), method: 'PATCH', body }),
+      invalidatesTags: (_result, _error, { conceptSetId }) => [{ type: 'ConceptSets', id: 'LIST' }, { type: 'ConceptSets', id: conceptSetId }],
+    }),
   }),
 });
 
-export const { useListConceptSetsQuery, useGetConceptSetQuery, useCreateConceptSetMutation } = conceptSetsApi;
+export const { useListConceptSetsQuery, useGetConceptSetQuery, useCreateConceptSetMutation, useUpdateConceptSetMutation } = conceptSetsApi;

@@ -114,4 +114,34 @@ describe('CohortDefinitionBuilder', { timeout: 20_000 }, () => {
     );
     expect(document.querySelector('.event-sentence')).toHaveTextContent('a drug exposure of Diclofenac');
   });
+
+  it('restricts initial events with a group of criteria, limits the qualifying events, and counts the definition that has them', { timeout: 60_000 }, async () => {
+    const calls = fakeApi(({ method, path }) => {
+      if (method === 'POST' && path === '/api/v1/queries/execute/') return { body: { ...aResult(), person_count: 900, person_count_display: '900', attrition: attrition(0, 900) } };
+      return { status: 404, body: { detail: 'Not found' } };
+    });
+    renderBuilder();
+    await userEvent.click(screen.getByRole('button', { name: 'Restrict initial events' }));
+    const group = screen.getByRole('group', { name: 'Restriction of initial events' });
+    expect(group).toHaveTextContent('Every entry event must meet these criteria; their windows are measured from the entry event.');
+    expect(group.querySelector('.criterion-sentence')).toHaveTextContent('at least 1 occurrence of any condition between any time before and 0 days after the index date, in the same observation period');
+    await userEvent.click(screen.getByRole('combobox', { name: 'Qualifying events kept per person' }));
+    await userEvent.click((await screen.findAllByText('All events', { selector: '.ant-select-item-option-content' })).at(-1)!);
+    await waitFor(
+      () => {
+        const runs = calls.filter((c) => c.path === '/api/v1/queries/execute/').map((c) => (c.body as { query: QueryGroup }).query.cohortDefinition!);
+        expect(runs.at(-1)).toMatchObject({ additionalCriteria: { type: 'ALL', criteriaList: [{ criteria: { kind: 'ConditionOccurrence' }, occurrence: { type: 'AT_LEAST', count: 1 } }] }, qualifiedLimit: { type: 'All' } });
+      },
+      { timeout: 4_000 },
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Remove restriction of initial events' }));
+    expect(screen.queryByRole('group', { name: 'Restriction of initial events' })).not.toBeInTheDocument();
+    await waitFor(
+      () => {
+        const runs = calls.filter((c) => c.path === '/api/v1/queries/execute/').map((c) => (c.body as { query: QueryGroup }).query.cohortDefinition!);
+        expect(runs.at(-1)).not.toHaveProperty('additionalCriteria');
+      },
+      { timeout: 4_000 },
+    );
+  });
 });

@@ -10,7 +10,7 @@ import { CriteriaGroupEditor, CriterionEditor, type ConceptSetChoice } from './c
 import { AttritionView } from './attrition-view';
 import { LiveCountsContext, StepCount } from './live-counts-context';
 import { useLiveCounts, type LiveCounts } from './use-live-counts';
-import { INDEX_ANCHOR, attritionMatches, definitionProblem, fromSavedConceptSet, moved, newInclusionRule, nextConceptSetId, removed, replaced, withDefaults, type Definition } from './definition-model';
+import { INDEX_ANCHOR, attritionMatches, definitionProblem, fromSavedConceptSet, moved, newCorrelatedCriteria, newInclusionRule, nextConceptSetId, removed, replaced, withDefaults, type Definition } from './definition-model';
 
 const SECTION = { border: '1px solid #d9dee4', borderRadius: 8, padding: 16, margin: '0 0 16px', minWidth: 0 } as const;
 const SECTION_LEGEND = { fontSize: 16, fontWeight: 600, padding: '0 6px', width: 'auto', margin: 0, border: 0 } as const;
@@ -120,6 +120,53 @@ function ExitEditor({ definition, update, conceptSets }: { definition: Definitio
   );
 }
 
+/**
+ * "Restrict initial events" (Circe's additional criteria): a group of criteria relative to each
+ * entry event that it must meet, and which of the events left to keep per person ("limit
+ * qualifying events to").
+ */
+function RestrictInitialEvents({ definition, change, conceptSets }: { definition: Definition; change: (edit: (d: Definition) => Definition) => void; conceptSets: ConceptSetChoice }) {
+  const group = definition.additionalCriteria;
+  return (
+    <div className="restrict-initial-events" style={{ marginTop: 12 }}>
+      {group ? (
+        <>
+          <div style={HEADER}>
+            <span>Restrict initial events to those with:</span>
+            <StepCount step="additional_criteria" label="After the restriction of initial events" />
+          </div>
+          <CriteriaGroupEditor
+            group={group}
+            onChange={(additionalCriteria) => change((d) => ({ ...d, additionalCriteria }))}
+            onRemove={() => change(withoutRestriction)}
+            conceptSets={conceptSets}
+            anchor={INDEX_ANCHOR}
+            title="Restriction of initial events"
+            note="Every entry event must meet these criteria; their windows are measured from the entry event."
+            label="Restrict initial events"
+            depth={0}
+          />
+        </>
+      ) : (
+        <Button onClick={() => change((d) => ({ ...d, additionalCriteria: { type: 'ALL', criteriaList: [newCorrelatedCriteria()] } }))}>Restrict initial events</Button>
+      )}
+      <div style={{ ...HEADER, marginTop: 12 }}>
+        <Space wrap size={6} align="center">
+          <span>Limit qualifying events to, per person:</span>
+          <LimitSelect label="Qualifying events kept per person" value={definition.qualifiedLimit} onChange={(qualifiedLimit) => change((d) => ({ ...d, qualifiedLimit }))} />
+        </Space>
+        <StepCount step="qualified_limit" label="After the qualifying events limit" />
+      </div>
+    </div>
+  );
+}
+
+/** The definition without its restriction of initial events. */
+function withoutRestriction(definition: Definition): Definition {
+  const { additionalCriteria: _removed, ...rest } = definition;
+  return rest;
+}
+
 /** The editor of the query's cohort definition, with the live counts beside each step. */
 function DefinitionEditor({ query, definition }: { query: QueryGroup; definition: Definition }) {
   const dispatch = useAppDispatch();
@@ -211,6 +258,7 @@ function DefinitionEditor({ query, definition }: { query: QueryGroup; definition
           </Space>
           <StepCount step="primary_limit" label="After the entry limit" />
         </div>
+        <RestrictInitialEvents definition={definition} change={change} conceptSets={conceptSets} />
       </fieldset>
 
       <fieldset style={SECTION} className="inclusion-rules-section">

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -70,6 +71,55 @@ describe('ConceptSetEditor', { timeout: 60_000 }, () => {
     renderWithStore(<ConceptSetEditor set={{ id: 0, name: 'GI bleed', expression: { items: [item(192671)] } }} onChange={() => {}} onRemove={() => {}} />);
     await userEvent.click(screen.getByRole('button', { name: 'Save to the library' }));
     expect(await screen.findByText('The concept set was not saved: name: a concept set of that name exists already')).toBeInTheDocument();
+  });
+});
+
+function EditorHarness({ initial, seen }: { initial: ConceptSet; seen: (set: ConceptSet) => void }) {
+  const [set, setSet] = useState(initial);
+  return (
+    <ConceptSetEditor
+      set={set}
+      onChange={(next) => {
+        seen(next);
+        setSet(next);
+      }}
+      onRemove={() => {}}
+    />
+  );
+}
+
+describe('ConceptSetEditor: a pinned set changed and saved as its next version', { timeout: 60_000 }, () => {
+  it('opens the pinned set for change, saves it as the next version of the saved set, and pins that version', async () => {
+    const calls = fakeApi(({ method, path, body }) => {
+      if (method === 'PATCH' && path === `/api/v1/concept-sets/${ID}/`) return { body: aSavedSet({ ...(body as object), version: 4, latest_version: 4 }) };
+      if (path === `/api/v1/concept-sets/${ID}/`) return { body: aSavedSet({ items: [item(1124300), item(1118084)], version: 3, latest_version: 3 }) };
+      return { body: { concepts: [concept] } };
+    });
+    const seen = vi.fn();
+    renderWithStore(<EditorHarness initial={{ id: 2, name: 'Diclofenac', expression: { items: [item(1124300), item(1118084)] }, savedConceptSet: { id: ID, version: 3 } }} seen={seen} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Change and save as a new version' }));
+    expect(seen).toHaveBeenLastCalledWith({ id: 2, name: 'Diclofenac', expression: { items: [item(1124300), item(1118084)] } });
+    expect(screen.getByText(/Changed from the saved concept set Diclofenac, version 3\./)).toBeInTheDocument();
+    // Its concepts can be changed now; the name stays, so only the items are sent.
+    await userEvent.click(screen.getByRole('button', { name: 'Remove concept 1118084' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save as a new version of Diclofenac' }));
+    await waitFor(() => expect(seen).toHaveBeenLastCalledWith({ id: 2, name: 'Diclofenac', expression: { items: [item(1124300)] }, savedConceptSet: { id: ID, version: 4 } }));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ items: [item(1124300)] });
+    expect(await screen.findByText(/Saved concept set, version 4: the definition uses this version until you update it\./)).toBeInTheDocument();
+  });
+
+  it("says why the library refused the new version (another researcher's set), and keeps the changes", async () => {
+    fakeApi(({ method, path }) => {
+      if (method === 'PATCH') return { status: 404, body: { detail: 'Concept set does not exist.' } };
+      return path === `/api/v1/concept-sets/${ID}/` ? { body: aSavedSet() } : { body: { concepts: [concept] } };
+    });
+    const seen = vi.fn();
+    renderWithStore(<EditorHarness initial={{ id: 2, name: 'Diclofenac', expression: { items: [item(1124300)] }, savedConceptSet: { id: ID, version: 3 } }} seen={seen} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Change and save as a new version' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save as a new version of Diclofenac' }));
+    expect(await screen.findByText('The concept set was not saved: Concept set does not exist.')).toBeInTheDocument();
+    expect(seen).toHaveBeenLastCalledWith({ id: 2, name: 'Diclofenac', expression: { items: [item(1124300)] } });
+    expect(screen.getByRole('button', { name: 'Save to the library as a new set' })).toBeEnabled();
   });
 });
 

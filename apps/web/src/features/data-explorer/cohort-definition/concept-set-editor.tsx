@@ -4,9 +4,9 @@ import { Alert, Button, Checkbox, Input, Select, Space } from 'antd';
 import type { ConceptSet, ConceptSetItem, SavedConceptSet } from '@hdp/contract';
 import { ConceptPicker } from '../components/concept-picker';
 import { ConceptName } from '../components/concept-info';
-import { useCreateConceptSetMutation, useGetConceptSetQuery, useListConceptSetsQuery } from '../api/concept-sets';
+import { useCreateConceptSetMutation, useGetConceptSetQuery, useListConceptSetsQuery, useUpdateConceptSetMutation } from '../api/concept-sets';
 import { detailOf } from '@/lib/errors/api-error-handler';
-import { fromSavedConceptSet, newerVersion, removed, replaced } from './definition-model';
+import { fromSavedConceptSet, newerVersion, nextVersionBody, openedForChange, removed, replaced, type SavedOrigin } from './definition-model';
 
 const SEARCH_DOMAINS = [
   { value: '', label: 'All domains' },
@@ -44,14 +44,37 @@ export function ConceptSetEditor({ set, onChange, onRemove }: { set: ConceptSet;
   // The newest version of the saved set (a read without `version` answers the newest).
   const { data: newest } = useGetConceptSetQuery(saved ? { conceptSetId: saved.id } : skipToken);
   const [save, saving] = useCreateConceptSetMutation();
+  const [saveVersion, savingVersion] = useUpdateConceptSetMutation();
   const [saveError, setSaveError] = useState<string | null>(null);
+  // The saved set this inline one was opened from for change (kept while the editor is open).
+  const [origin, setOrigin] = useState<SavedOrigin | null>(null);
   const newer = newerVersion(set, newest?.latest_version);
+  const failed = (error: { data?: unknown }) => setSaveError(detailOf(error.data) ?? detailOf(error) ?? 'the server could not be reached; try again in a moment.');
   const saveToLibrary = () => {
     setSaveError(null);
     save({ name: set.name.trim(), items: set.expression.items })
       .unwrap()
-      .then((created) => onChange(fromSavedConceptSet(created, set.id)))
-      .catch((error: { data?: unknown }) => setSaveError(detailOf(error.data) ?? detailOf(error) ?? 'the server could not be reached; try again in a moment.'));
+      .then((created) => {
+        setOrigin(null);
+        onChange(fromSavedConceptSet(created, set.id));
+      })
+      .catch(failed);
+  };
+  const saveAsNextVersion = (from: SavedOrigin) => {
+    setSaveError(null);
+    saveVersion({ conceptSetId: from.id, ...nextVersionBody(set, from) })
+      .unwrap()
+      .then((updated) => {
+        setOrigin(null);
+        onChange(fromSavedConceptSet(updated, set.id));
+      })
+      .catch(failed);
+  };
+  const openForChange = () => {
+    const opened = openedForChange(set);
+    if (!opened) return;
+    setOrigin(opened.origin);
+    onChange(opened.set);
   };
   const [domain, setDomain] = useState('');
   const headingId = useId();
@@ -75,7 +98,7 @@ export function ConceptSetEditor({ set, onChange, onRemove }: { set: ConceptSet;
         </span>
         {saved ? null : (
           <Button size="small" loading={saving.isLoading} disabled={items.length === 0 || !set.name.trim()} onClick={saveToLibrary}>
-            Save to the library
+            {origin ? 'Save to the library as a new set' : 'Save to the library'}
           </Button>
         )}
         <Button size="small" danger onClick={onRemove}>
@@ -85,6 +108,16 @@ export function ConceptSetEditor({ set, onChange, onRemove }: { set: ConceptSet;
       {saveError ? (
         <div role="alert">
           <Alert type="error" showIcon role="none" title={`The concept set was not saved: ${saveError}`} style={{ marginBottom: 8 }} />
+        </div>
+      ) : null}
+      {origin && !saved ? (
+        <div className="changed-saved-concept-set" style={{ marginBottom: 8 }}>
+          <p style={{ margin: '0 0 8px', color: '#5b6470' }}>
+            Changed from the saved concept set {origin.name}, version {origin.version}. Saving makes its next version, which this definition then uses; other definitions keep the version they pin.
+          </p>
+          <Button size="small" type="primary" loading={savingVersion.isLoading} disabled={items.length === 0 || !set.name.trim()} onClick={() => saveAsNextVersion(origin)}>
+            Save as a new version of {origin.name}
+          </Button>
         </div>
       ) : null}
       {saved ? (
@@ -108,9 +141,14 @@ export function ConceptSetEditor({ set, onChange, onRemove }: { set: ConceptSet;
               />
             </div>
           ) : null}
-          <Button size="small" onClick={() => onChange({ id: set.id, name: `${set.name} (copy)`, expression: set.expression })}>
-            Edit a copy
-          </Button>
+          <Space wrap size={8}>
+            <Button size="small" onClick={openForChange}>
+              Change and save as a new version
+            </Button>
+            <Button size="small" onClick={() => onChange({ id: set.id, name: `${set.name} (copy)`, expression: set.expression })}>
+              Edit a copy
+            </Button>
+          </Space>
         </div>
       ) : (
         <Space wrap size={8} style={{ marginBottom: 8, width: '100%' }}>

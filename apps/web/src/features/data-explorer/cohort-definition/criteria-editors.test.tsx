@@ -10,10 +10,10 @@ import { INDEX_ANCHOR } from './definition-model';
 const SETS: ConceptSet[] = [{ id: 0, name: 'Diclofenac', expression: { items: [{ conceptId: 1124300, includeDescendants: true, isExcluded: false, includeMapped: false }] } }];
 const conceptSets: ConceptSetChoice = { sets: SETS, create: () => 1 };
 
-/** Chooses an option of an antd select by its text. */
+/** Chooses an option of an antd select by its text (in the list opened last: antd keeps earlier ones in the page). */
 async function choose(select: HTMLElement, option: string) {
   await userEvent.click(select);
-  await userEvent.click(await screen.findByText(option, { selector: '.ant-select-item-option-content' }));
+  await userEvent.click((await screen.findAllByText(option, { selector: '.ant-select-item-option-content' })).at(-1)!);
 }
 
 function GroupHarness({ initial, seen }: { initial: CriteriaGroup; seen: (g: CriteriaGroup) => void }) {
@@ -124,12 +124,62 @@ describe('CriterionEditor', { timeout: 60_000 }, () => {
     renderWithStore(<CriterionHarness initial={{ kind: 'Measurement', valueAsNumber: { op: 'gt', value: 1 } }} seen={seen} />);
     await choose(screen.getByRole('combobox', { name: 'Entry event 1: domain' }), 'Condition era');
     expect(seen).toHaveBeenLastCalledWith({ kind: 'ConditionEra' });
-    await userEvent.click(screen.getByText('More attributes of the condition era'));
+    // Open already (the measurement had an attribute set): a click would close it.
+    expect(document.querySelector('details.criterion-more')).toHaveProperty('open', true);
     await choose(screen.getByRole('combobox', { name: 'Entry event 1: era length: comparison' }), 'at least');
     const days = screen.getByRole('spinbutton', { name: 'Entry event 1: era length: value' });
     await userEvent.clear(days);
     await userEvent.type(days, '30');
     await waitFor(() => expect(document.querySelector('.event-sentence')).toHaveTextContent('any condition era, lasting at least 30 days'));
     expect(screen.getByRole('combobox', { name: 'Entry event 1: occurrences in the era: comparison' })).toBeInTheDocument();
+  });
+
+  it("edits a drug exposure's days supply, quantity and source concept, and reads them back", async () => {
+    fakeApi(() => ({ status: 404, body: { detail: 'Not found' } }));
+    const seen = vi.fn();
+    renderWithStore(<CriterionHarness initial={{ kind: 'DrugExposure', codesetId: 0 }} seen={seen} />);
+    // Closed: its editors are not drawn until it is opened.
+    expect(screen.queryByRole('combobox', { name: 'Entry event 1: days supply: comparison' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByText('More attributes of the drug exposure'));
+    await choose(screen.getByRole('combobox', { name: 'Entry event 1: days supply: comparison' }), 'at least');
+    const days = screen.getByRole('spinbutton', { name: 'Entry event 1: days supply: value' });
+    await userEvent.clear(days);
+    await userEvent.type(days, '30');
+    await choose(screen.getByRole('combobox', { name: 'Entry event 1: quantity: comparison' }), 'less than');
+    const quantity = screen.getByRole('spinbutton', { name: 'Entry event 1: quantity: value' });
+    await userEvent.clear(quantity);
+    await userEvent.type(quantity, '100');
+    await choose(screen.getByRole('combobox', { name: 'Entry event 1: source concept set' }), 'Diclofenac');
+    await waitFor(() =>
+      expect(document.querySelector('.event-sentence')).toHaveTextContent('a drug exposure of Diclofenac, with a source concept in Diclofenac, with a days supply at least 30 days, with a quantity less than 100'),
+    );
+    expect(seen.mock.lastCall![0]).toEqual({ kind: 'DrugExposure', codesetId: 0, daysSupply: { op: 'gte', value: 30 }, quantity: { op: 'lt', value: 100 }, sourceConcept: 0 });
+    expect(screen.getByText('More attributes of the drug exposure (3 set)')).toBeInTheDocument();
+    // Back to any source concept: the attribute leaves the criterion.
+    await choose(screen.getByRole('combobox', { name: 'Entry event 1: source concept set' }), 'Any source concept');
+    expect(seen.mock.lastCall![0]).not.toHaveProperty('sourceConcept');
+  });
+
+  it("marks a measurement abnormal and keeps a value as concept from an import, and edits an observation period's length", async () => {
+    fakeApi(() => ({ status: 404, body: { detail: 'Not found' } }));
+    const seen = vi.fn();
+    renderWithStore(<CriterionHarness initial={{ kind: 'Measurement', codesetId: 0, valueAsConcept: [9191] }} seen={seen} />);
+    expect(screen.getByText('More attributes of the measurement (1 set)')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Abnormal result (the value outside the normal range, or coded abnormal)' }));
+    await waitFor(() => expect(document.querySelector('.event-sentence')).toHaveTextContent('a measurement of Diclofenac, with a value of concept 9191, with an abnormal result'));
+    expect(seen.mock.lastCall![0]).toEqual({ kind: 'Measurement', codesetId: 0, valueAsConcept: [9191], abnormal: true });
+    expect(screen.getByRole('combobox', { name: 'Entry event 1: value as concept' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Abnormal result (the value outside the normal range, or coded abnormal)' }));
+    expect(seen.mock.lastCall![0]).toEqual({ kind: 'Measurement', codesetId: 0, valueAsConcept: [9191] });
+
+    await choose(screen.getByRole('combobox', { name: 'Entry event 1: domain' }), 'Observation period');
+    expect(seen).toHaveBeenLastCalledWith({ kind: 'ObservationPeriod' });
+    await choose(screen.getByRole('combobox', { name: 'Entry event 1: period length: comparison' }), 'at least');
+    const days = screen.getByRole('spinbutton', { name: 'Entry event 1: period length: value' });
+    await userEvent.clear(days);
+    await userEvent.type(days, '365');
+    await waitFor(() => expect(document.querySelector('.event-sentence')).toHaveTextContent("any observation period, lasting at least 365 days"));
+    expect(screen.getByRole('combobox', { name: 'Entry event 1: record type' })).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Entry event 1: source concept set' })).not.toBeInTheDocument();
   });
 });

@@ -19,7 +19,6 @@ import {
   GENDERS,
   INDEX_ANCHOR,
   KINDS_WITH_CONCEPTS,
-  KIND_ATTRIBUTES,
   RACES,
   VISIT_TYPES,
   criterionSentence,
@@ -28,6 +27,7 @@ import {
   eventSentence,
   groupWords,
   hasFirst,
+  kindAttributes,
   newCorrelatedCriteria,
   removed,
   replaced,
@@ -186,9 +186,13 @@ const WRAPPING = { whiteSpace: 'normal', height: 'auto', maxWidth: '100%', textA
 
 const ATTRIBUTE_ROW = { display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', margin: '6px 0' } as const;
 
-/** The attributes a kind offers beyond the common ones: dates, visit type, value, unit, normal range, era length and count. */
-function AttributesEditor({ criteria, onChange, label }: { criteria: Criteria; onChange: (c: Criteria) => void; label: string }) {
-  const offered = new Set<AttributeKey>(KIND_ATTRIBUTES[criteria.kind]);
+/**
+ * The attributes a kind offers beyond the common ones (exactly those the contract lets it carry):
+ * dates, visit type, record type, source concept, value, unit, abnormal, normal range, days supply,
+ * quantity, era length and count, period length.
+ */
+function AttributesEditor({ criteria, onChange, label, conceptSets }: { criteria: Criteria; onChange: (c: Criteria) => void; label: string; conceptSets: ConceptSetChoice }) {
+  const offered = new Set<AttributeKey>(kindAttributes(criteria.kind));
   const set = <K extends keyof Criteria>(key: K) => (value: Criteria[K] | undefined) => onChange(withAttribute(criteria, key, value));
   const era = criteria.kind === 'DrugEra' ? 'exposures' : 'occurrences';
   return (
@@ -209,15 +213,46 @@ function AttributesEditor({ criteria, onChange, label }: { criteria: Criteria; o
           <KnownConcepts value={criteria.visitType} onChange={set('visitType')} label={`${label}: visit type`} placeholder="Any visit" options={VISIT_TYPES} />
         </div>
       ) : null}
+      {offered.has('typeConcepts') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <span>Recorded as (type concept)</span>
+          <ConceptPicker domain="Type Concept" multiple value={criteria.typeConcepts ?? []} onChange={(v) => set('typeConcepts')(Array.isArray(v) ? v : undefined)} label={`${label}: record type`} />
+        </div>
+      ) : null}
+      {offered.has('sourceConcept') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <span>Source concept in</span>
+          <Select
+            aria-label={`${label}: source concept set`}
+            value={criteria.sourceConcept ?? -1}
+            style={{ width: 200, maxWidth: '100%' }}
+            onChange={(id: number) => set('sourceConcept')(id < 0 ? undefined : id)}
+            options={[{ value: -1, label: 'Any source concept' }, ...conceptSets.sets.map((s) => ({ value: s.id, label: s.name }))]}
+          />
+        </div>
+      ) : null}
       {offered.has('valueAsNumber') ? (
         <div style={ATTRIBUTE_ROW}>
           <NumericRangeEditor value={criteria.valueAsNumber} onChange={set('valueAsNumber')} label={`${label}: value`} text="Value" />
+        </div>
+      ) : null}
+      {offered.has('valueAsConcept') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <span>Value as concept</span>
+          <ConceptPicker domain="Meas Value" multiple value={criteria.valueAsConcept ?? []} onChange={(v) => set('valueAsConcept')(Array.isArray(v) ? v : undefined)} label={`${label}: value as concept`} />
         </div>
       ) : null}
       {offered.has('unit') ? (
         <div style={ATTRIBUTE_ROW}>
           <span>Unit</span>
           <ConceptPicker domain="Unit" multiple value={criteria.unit ?? []} onChange={(v) => set('unit')(Array.isArray(v) ? v : undefined)} label={`${label}: unit`} />
+        </div>
+      ) : null}
+      {offered.has('abnormal') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <Checkbox checked={!!criteria.abnormal} onChange={(e) => set('abnormal')(e.target.checked || undefined)}>
+            Abnormal result (the value outside the normal range, or coded abnormal)
+          </Checkbox>
         </div>
       ) : null}
       {offered.has('rangeLow') ? (
@@ -230,6 +265,16 @@ function AttributesEditor({ criteria, onChange, label }: { criteria: Criteria; o
           <NumericRangeEditor value={criteria.rangeHigh} onChange={set('rangeHigh')} label={`${label}: normal range high`} text="Normal range, high end" />
         </div>
       ) : null}
+      {offered.has('daysSupply') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <NumericRangeEditor value={criteria.daysSupply} onChange={set('daysSupply')} label={`${label}: days supply`} text="Days supply" unit="days" />
+        </div>
+      ) : null}
+      {offered.has('quantity') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <NumericRangeEditor value={criteria.quantity} onChange={set('quantity')} label={`${label}: quantity`} text="Quantity" />
+        </div>
+      ) : null}
       {offered.has('eraLength') ? (
         <div style={ATTRIBUTE_ROW}>
           <NumericRangeEditor value={criteria.eraLength} onChange={set('eraLength')} label={`${label}: era length`} text="Era length" unit="days" />
@@ -238,6 +283,11 @@ function AttributesEditor({ criteria, onChange, label }: { criteria: Criteria; o
       {offered.has('occurrenceCount') ? (
         <div style={ATTRIBUTE_ROW}>
           <NumericRangeEditor value={criteria.occurrenceCount} onChange={set('occurrenceCount')} label={`${label}: ${era} in the era`} text={`Number of ${era} in the era`} />
+        </div>
+      ) : null}
+      {offered.has('periodLength') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <NumericRangeEditor value={criteria.periodLength} onChange={set('periodLength')} label={`${label}: period length`} text="Period length" unit="days" />
         </div>
       ) : null}
     </div>
@@ -265,10 +315,12 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
   const hasConcepts = KINDS_WITH_CONCEPTS.has(criteria.kind);
   const setOptions = [{ value: -1, label: `Any ${kind.noun}` }, ...conceptSets.sets.map((s) => ({ value: s.id, label: s.name }))];
   const setName = conceptSets.sets.find((s) => s.id === criteria.codesetId)?.name;
-  const extraSet = KIND_ATTRIBUTES[criteria.kind].filter((k) => criteria[k] !== undefined).length;
+  const sourceName = conceptSets.sets.find((s) => s.id === criteria.sourceConcept)?.name;
+  const extraSet = kindAttributes(criteria.kind).filter((k) => criteria[k] !== undefined).length;
   // Open at first when an attribute is set; after that the researcher opens and closes it (a value
   // that follows `extraSet` would close it under their hands when they clear the last attribute).
-  const [openAtFirst] = useState(extraSet > 0);
+  // Its editors render only while it is open: a definition holds many criteria, each with a dozen.
+  const [open, setOpen] = useState(extraSet > 0);
   return (
     <div className="criterion-editor">
       <Space wrap size={8} align="center">
@@ -302,14 +354,21 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
         <KnownConcepts value={criteria.gender} onChange={(g) => onChange(withAttribute(criteria, 'gender', g))} label={`${label}: gender`} placeholder="Any gender" options={GENDERS} />
       </Space>
       {/* A native disclosure: reached with Tab, opened with Enter or Space, its state announced. */}
-      <details className="criterion-more" open={openAtFirst || undefined} style={{ marginTop: 8 }}>
-        <summary style={{ cursor: 'pointer', color: '#1f4e8c' }}>
+      <details className="criterion-more" open={open} style={{ marginTop: 8 }}>
+        <summary
+          style={{ cursor: 'pointer', color: '#1f4e8c' }}
+          onClick={(e) => {
+            // The state opens and closes it (Enter and Space on the summary are clicks too).
+            e.preventDefault();
+            setOpen(!open);
+          }}
+        >
           More attributes of the {kind.noun}
           {extraSet ? ` (${extraSet} set)` : ''}
         </summary>
-        <AttributesEditor criteria={criteria} onChange={onChange} label={label} />
+        {open ? <AttributesEditor criteria={criteria} onChange={onChange} label={label} conceptSets={conceptSets} /> : null}
       </details>
-      {sentence ? <Sentence className="event-sentence" parts={eventSentence(criteria, setName)} /> : null}
+      {sentence ? <Sentence className="event-sentence" parts={eventSentence(criteria, setName, sourceName)} /> : null}
       {criteria.correlatedCriteria ? (
         <CriteriaGroupEditor
           group={criteria.correlatedCriteria}
@@ -451,6 +510,7 @@ export interface CorrelatedCriterionEditorProps {
 export function CorrelatedCriterionEditor({ item, onChange, onRemove, conceptSets, anchor, label, depth }: CorrelatedCriterionEditorProps) {
   const legendId = useId();
   const setName = conceptSets.sets.find((s) => s.id === item.criteria.codesetId)?.name;
+  const sourceName = conceptSets.sets.find((s) => s.id === item.criteria.sourceConcept)?.name;
   return (
     <fieldset className="correlated-criterion" aria-labelledby={legendId} style={BOX}>
       <legend id={legendId} style={LEGEND}>
@@ -490,7 +550,7 @@ export function CorrelatedCriterionEditor({ item, onChange, onRemove, conceptSet
           Remove criterion
         </Button>
       </Space>
-      <Sentence className="criterion-sentence" parts={criterionSentence(item, setName, anchor)} />
+      <Sentence className="criterion-sentence" parts={criterionSentence(item, setName, anchor, sourceName)} />
     </fieldset>
   );
 }

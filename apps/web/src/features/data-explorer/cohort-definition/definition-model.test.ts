@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CohortDefinitionExpression, type CorrelatedCriteria, type SavedConceptSet } from '@hdp/contract';
+import { CRITERIA_ATTRIBUTES, CRITERIA_KINDS, CohortDefinitionExpression, type CorrelatedCriteria, type Criteria, type SavedConceptSet } from '@hdp/contract';
 import {
   attributePhrases,
   attritionMatches,
@@ -11,10 +11,16 @@ import {
   eventSentence,
   fromSavedConceptSet,
   groupWords,
+  hasFirst,
+  kindAttributes,
+  KINDS_WITH_CONCEPTS,
   moved,
   newDefinition,
   newerVersion,
+  nextVersionBody,
   numericRangeWords,
+  openedForChange,
+  referencedConceptSets,
   sentenceText,
   withDefaults,
   withKind,
@@ -200,5 +206,97 @@ describe('saved concept sets', () => {
     expect(newerVersion(set, 3)).toBe(3);
     expect(newerVersion(set, 2)).toBeNull();
     expect(newerVersion({ ...set, savedConceptSet: undefined }, 3)).toBeNull();
+  });
+});
+
+describe("the attributes each kind offers (the contract's list)", () => {
+  it('offers under "More attributes" every attribute the contract lets a kind carry, and no other', () => {
+    for (const kind of CRITERIA_KINDS) {
+      const main = ['kind', 'codesetId', 'first', 'age', 'gender', 'correlatedCriteria'].filter((k) => CRITERIA_ATTRIBUTES[kind].includes(k as keyof Criteria));
+      expect([...main, ...kindAttributes(kind)].sort()).toEqual([...CRITERIA_ATTRIBUTES[kind]].sort());
+    }
+    expect(kindAttributes('DrugExposure')).toEqual(expect.arrayContaining(['daysSupply', 'quantity', 'typeConcepts', 'sourceConcept']));
+    expect(kindAttributes('Measurement')).toEqual(expect.arrayContaining(['valueAsConcept', 'abnormal']));
+    expect(kindAttributes('Observation')).not.toContain('abnormal');
+    expect(kindAttributes('ObservationPeriod')).toEqual(['occurrenceStartDate', 'occurrenceEndDate', 'typeConcepts', 'periodLength']);
+    expect(KINDS_WITH_CONCEPTS.has('ObservationPeriod')).toBe(false);
+    expect(hasFirst('Death')).toBe(false);
+  });
+
+  it('drops a source concept and type concepts for the eras, which have neither, and a days supply for a condition', () => {
+    const drug: Criteria = { kind: 'DrugExposure', codesetId: 0, sourceConcept: 1, typeConcepts: [32817], daysSupply: { op: 'gte', value: 30 }, quantity: { op: 'lt', value: 10 } };
+    expect(withKind(drug, 'DrugEra')).toEqual({ kind: 'DrugEra', codesetId: 0 });
+    expect(withKind(drug, 'ConditionOccurrence')).toEqual({ kind: 'ConditionOccurrence', codesetId: 0, sourceConcept: 1, typeConcepts: [32817] });
+    expect(withKind({ kind: 'ObservationPeriod', periodLength: { op: 'gt', value: 365 }, typeConcepts: [32817] }, 'Death')).toEqual({ kind: 'Death', typeConcepts: [32817] });
+  });
+});
+
+describe('the attributes added to the builder, in words and as the contract takes them', () => {
+  const sets = [
+    { id: 0, name: 'Warfarin', expression: { items: [{ conceptId: 1310149, includeDescendants: true, isExcluded: false, includeMapped: false }] } },
+    { id: 1, name: 'Warfarin (source codes)', expression: { items: [{ conceptId: 44923712, includeDescendants: false, isExcluded: false, includeMapped: false }] } },
+  ];
+
+  it("reads a drug exposure's days supply, quantity, record type and source concept", () => {
+    const drug: Criteria = { kind: 'DrugExposure', codesetId: 0, sourceConcept: 1, typeConcepts: [32817, 32810], daysSupply: { op: 'gte', value: 30 }, quantity: { op: 'bt', value: 10, extent: 90 } };
+    expect(sentenceText(eventSentence(drug, 'Warfarin', 'Warfarin (source codes)'))).toBe(
+      'a drug exposure of Warfarin, recorded as EHR or Claim, with a source concept in Warfarin (source codes), with a days supply at least 30 days, with a quantity between 10 and 90',
+    );
+    // Without the set's name (it was removed), the id says which one.
+    expect(attributePhrases({ kind: 'DrugExposure', sourceConcept: 7 })).toEqual(['with a source concept in concept set 7']);
+    const d = { ...newDefinition(), conceptSets: sets, primaryCriteria: { ...newDefinition().primaryCriteria, criteriaList: [drug] } };
+    expect(definitionProblem(d, parse)).toBeNull();
+    expect(parse(d).data!.primaryCriteria.criteriaList[0]).toEqual(drug);
+  });
+
+  it("reads a measurement's value as concept and abnormal result, and an observation period's length", () => {
+    const item: CorrelatedCriteria = {
+      criteria: { kind: 'Measurement', valueAsConcept: [9191], abnormal: true },
+      startWindow: { start: { days: 30, coeff: -1 }, end: { days: 0, coeff: 1 } },
+      occurrence: { type: 'AT_LEAST', count: 1 },
+    };
+    expect(sentenceText(criterionSentence(item, undefined))).toBe(
+      'at least 1 occurrence of any measurement, with a value of concept 9191, with an abnormal result, between 30 days before and 0 days after the index date, in the same observation period',
+    );
+    expect(attributePhrases({ kind: 'ObservationPeriod', periodLength: { op: 'gte', value: 365 } })).toEqual(['lasting at least 365 days']);
+    const d = { ...newDefinition(), inclusionRules: [{ name: 'Abnormal', expression: { type: 'ALL' as const, criteriaList: [item] } }] };
+    expect(parse(d).success).toBe(true);
+  });
+
+  it('holds a count back while the source concept set is empty, as for the main concept set', () => {
+    const empty = { id: 2, name: 'Source codes', expression: { items: [] } };
+    const d = { ...newDefinition(), conceptSets: [...sets, empty], primaryCriteria: { ...newDefinition().primaryCriteria, criteriaList: [{ kind: 'DrugExposure' as const, codesetId: 0, sourceConcept: 2 }] } };
+    expect(referencedConceptSets(d)).toEqual(new Set([0, 2]));
+    expect(definitionProblem(d, parse)).toBe('The concept set "Source codes" holds no concept yet: add one.');
+  });
+
+  it('restricts initial events with a group the contract accepts, and counts the sets it uses', () => {
+    const d = {
+      ...newDefinition(),
+      conceptSets: sets,
+      additionalCriteria: { type: 'ALL' as const, criteriaList: [{ criteria: { kind: 'DrugExposure' as const, codesetId: 1 }, startWindow: { start: { days: 365, coeff: -1 as const }, end: { days: 1, coeff: -1 as const } }, occurrence: { type: 'EXACTLY' as const, count: 0 } }] },
+      qualifiedLimit: { type: 'All' as const },
+    };
+    expect(referencedConceptSets(d)).toEqual(new Set([1]));
+    expect(definitionProblem(d, parse)).toBeNull();
+    expect(parse(d).data).toMatchObject({ additionalCriteria: d.additionalCriteria, qualifiedLimit: { type: 'All' } });
+  });
+});
+
+describe('a pinned saved set changed and saved as its next version', () => {
+  const pinned = { id: 3, name: 'Diclofenac', expression: { items: [{ conceptId: 1124300, includeDescendants: true, isExcluded: false, includeMapped: false }] }, savedConceptSet: { id: '5b3f7c1e-8a8e-4f3b-9c1e-2f6a7d8e9f00', version: 2 } };
+
+  it('opens the pinned set for change as the same set inline, remembering where it came from', () => {
+    const opened = openedForChange(pinned)!;
+    expect(opened.set).toEqual({ id: 3, name: 'Diclofenac', expression: pinned.expression });
+    expect(opened.origin).toEqual({ id: pinned.savedConceptSet.id, version: 2, name: 'Diclofenac' });
+    expect(openedForChange(opened.set)).toBeNull();
+  });
+
+  it('sends the items, and the name only when it changed', () => {
+    const { set, origin } = openedForChange(pinned)!;
+    const items = [...set.expression.items, { conceptId: 1118084, includeDescendants: true, isExcluded: false, includeMapped: false }];
+    expect(nextVersionBody({ ...set, expression: { items } }, origin)).toEqual({ items });
+    expect(nextVersionBody({ ...set, name: ' Diclofenac, oral ', expression: { items } }, origin)).toEqual({ name: 'Diclofenac, oral', items });
   });
 });

@@ -1,19 +1,22 @@
-import type {
-  Attrition,
-  AttritionStep,
-  CohortDefinitionExpression,
-  ConceptSet,
-  CorrelatedCriteria,
-  Criteria,
-  CriteriaGroup,
-  CriteriaKind,
-  DateRange,
-  DemographicCriteria,
-  InclusionRule,
-  NumericRange,
-  SavedConceptSet,
-  Window,
-  WindowEndpoint,
+import {
+  CRITERIA_ATTRIBUTES,
+  CRITERIA_KINDS,
+  criteriaHasAttribute,
+  type Attrition,
+  type AttritionStep,
+  type CohortDefinitionExpression,
+  type ConceptSet,
+  type CorrelatedCriteria,
+  type Criteria,
+  type CriteriaGroup,
+  type CriteriaKind,
+  type DateRange,
+  type DemographicCriteria,
+  type InclusionRule,
+  type NumericRange,
+  type SavedConceptSet,
+  type Window,
+  type WindowEndpoint,
 } from '@hdp/contract';
 
 /** The definition as the builder edits it: every part present (the contract's defaults filled in). */
@@ -34,7 +37,7 @@ export const CRITERIA_KIND_LABELS: Record<CriteriaKind, { label: string; noun: s
 };
 
 /** Kinds whose events carry a concept (a concept set can be chosen). */
-export const KINDS_WITH_CONCEPTS = new Set<CriteriaKind>(['ConditionOccurrence', 'DrugExposure', 'DrugEra', 'ConditionEra', 'ProcedureOccurrence', 'Measurement', 'Observation', 'VisitOccurrence', 'Death']);
+export const KINDS_WITH_CONCEPTS = new Set<CriteriaKind>(CRITERIA_KINDS.filter((k) => criteriaHasAttribute(k, 'codesetId')));
 
 /** A new definition: one entry event of any drug exposure, first per person, no rules, exit at the end of observation. */
 export function newDefinition(): Definition {
@@ -60,26 +63,20 @@ export function withDefaults(definition: Partial<Definition>): Definition {
   } as Definition;
 }
 
-/** Attributes the builder offers beyond concept set, first occurrence, age and gender, per kind (the API refuses the others). */
-export type AttributeKey = 'occurrenceStartDate' | 'occurrenceEndDate' | 'visitType' | 'valueAsNumber' | 'unit' | 'rangeLow' | 'rangeHigh' | 'eraLength' | 'occurrenceCount';
-const DATES: AttributeKey[] = ['occurrenceStartDate', 'occurrenceEndDate'];
-export const KIND_ATTRIBUTES: Record<CriteriaKind, readonly AttributeKey[]> = {
-  ConditionOccurrence: [...DATES, 'visitType'],
-  DrugExposure: [...DATES, 'visitType'],
-  DrugEra: [...DATES, 'eraLength', 'occurrenceCount'],
-  ConditionEra: [...DATES, 'eraLength', 'occurrenceCount'],
-  ProcedureOccurrence: [...DATES, 'visitType'],
-  Measurement: [...DATES, 'visitType', 'valueAsNumber', 'unit', 'rangeLow', 'rangeHigh'],
-  Observation: [...DATES, 'visitType', 'valueAsNumber', 'unit'],
-  VisitOccurrence: [...DATES, 'visitType'],
-  Death: ['occurrenceStartDate'],
-  ObservationPeriod: DATES,
-};
-/** Kinds whose events can be the first in a person's history. */
-const KINDS_WITH_FIRST = new Set<CriteriaKind>([...KINDS_WITH_CONCEPTS].filter((k) => k !== 'Death').concat('ObservationPeriod'));
+/** Attributes edited beside the domain itself (concept set, first occurrence, age, gender, nested criteria). */
+const MAIN_ATTRIBUTES = new Set<keyof Criteria>(['kind', 'codesetId', 'first', 'age', 'gender', 'correlatedCriteria']);
+
+/** Attributes the builder offers under "More attributes", beyond concept set, first occurrence, age and gender. */
+export type AttributeKey = Exclude<keyof Criteria, 'kind' | 'codesetId' | 'first' | 'age' | 'gender' | 'correlatedCriteria'>;
+
+/** The "More attributes" of a kind, in the contract's order (of the attributes the API accepts for it). */
+const isMoreAttribute = (key: keyof Criteria): key is AttributeKey => !MAIN_ATTRIBUTES.has(key);
+export function kindAttributes(kind: CriteriaKind): readonly AttributeKey[] {
+  return CRITERIA_ATTRIBUTES[kind].filter(isMoreAttribute);
+}
 
 /** Whether the kind accepts "first occurrence in the person's history". */
-export const hasFirst = (kind: CriteriaKind) => KINDS_WITH_FIRST.has(kind);
+export const hasFirst = (kind: CriteriaKind) => criteriaHasAttribute(kind, 'first');
 
 /**
  * The criterion as another kind: attributes the new kind does not have are dropped (the API would
@@ -87,23 +84,8 @@ export const hasFirst = (kind: CriteriaKind) => KINDS_WITH_FIRST.has(kind);
  */
 export function withKind(criteria: Criteria, kind: CriteriaKind): Criteria {
   const next: Criteria = { ...criteria, kind };
-  const extra = new Set<string>(['valueAsNumber', 'unit', 'rangeLow', 'rangeHigh', 'eraLength', 'occurrenceCount', 'visitType', 'occurrenceStartDate', 'occurrenceEndDate', 'valueAsConcept', 'abnormal', 'daysSupply', 'quantity', 'periodLength', 'typeConcepts', 'sourceConcept']);
-  const kept = new Set<string>(KIND_ATTRIBUTES[kind]);
-  for (const key of Object.keys(next) as (keyof Criteria)[]) if (extra.has(key) && !kept.has(key) && !preservedFor(kind, key)) delete next[key];
-  if (!KINDS_WITH_CONCEPTS.has(kind)) delete next.codesetId;
-  if (!hasFirst(kind)) delete next.first;
+  for (const key of Object.keys(next) as (keyof Criteria)[]) if (!criteriaHasAttribute(kind, key)) delete next[key];
   return next;
-}
-
-/** Attributes the builder does not edit but the kind still accepts (from an ATLAS import): left alone. */
-function preservedFor(kind: CriteriaKind, key: keyof Criteria): boolean {
-  if (key === 'typeConcepts') return kind !== 'DrugEra' && kind !== 'ConditionEra';
-  if (key === 'sourceConcept') return !['DrugEra', 'ConditionEra', 'ObservationPeriod'].includes(kind);
-  if (key === 'valueAsConcept') return kind === 'Measurement' || kind === 'Observation';
-  if (key === 'abnormal') return kind === 'Measurement';
-  if (key === 'daysSupply' || key === 'quantity') return kind === 'DrugExposure';
-  if (key === 'periodLength') return kind === 'ObservationPeriod';
-  return false;
 }
 
 /** The smallest id no concept set uses yet. */
@@ -120,6 +102,25 @@ export function fromSavedConceptSet(saved: SavedConceptSet, id: number): Concept
 export function newerVersion(set: ConceptSet, latestVersion: number | undefined): number | null {
   if (!set.savedConceptSet || latestVersion === undefined) return null;
   return latestVersion > set.savedConceptSet.version ? latestVersion : null;
+}
+
+/** Where an inline set came from when a pinned saved set was opened for change: the saved set and the version pinned. */
+export interface SavedOrigin {
+  id: string;
+  name: string;
+  version: number;
+}
+
+/** A pinned saved set opened for change: the same set inline (its items editable), and where it came from. */
+export function openedForChange(set: ConceptSet): { set: ConceptSet; origin: SavedOrigin } | null {
+  if (!set.savedConceptSet) return null;
+  return { set: { id: set.id, name: set.name, expression: { items: set.expression.items } }, origin: { ...set.savedConceptSet, name: set.name } };
+}
+
+/** The body that saves an inline set as the next version of the saved set it came from (the name only when it changed). */
+export function nextVersionBody(set: ConceptSet, origin: SavedOrigin): { name?: string; items: ConceptSet['expression']['items'] } {
+  const name = set.name.trim();
+  return name && name !== origin.name ? { name, items: set.expression.items } : { items: set.expression.items };
 }
 
 /** "Any time before" is an open start: no days. */
@@ -187,7 +188,7 @@ function windowWords(window: Window, anchor: Anchor): string {
  * The criterion read back as a sentence: "at least 1 occurrence of *Diclofenac* between 365 days
  * before and 0 days after the index date, in the same observation period".
  */
-export function criterionSentence(item: CorrelatedCriteria, conceptSetName: string | undefined, anchor: Anchor = INDEX_ANCHOR): SentencePart[] {
+export function criterionSentence(item: CorrelatedCriteria, conceptSetName: string | undefined, anchor: Anchor = INDEX_ANCHOR, sourceSetName?: string): SentencePart[] {
   const { occurrence, criteria } = item;
   const kind = CRITERIA_KIND_LABELS[criteria.kind];
   const many = occurrence.count === 1 ? 'occurrence' : 'occurrences';
@@ -195,7 +196,7 @@ export function criterionSentence(item: CorrelatedCriteria, conceptSetName: stri
   const parts: SentencePart[] = [{ text: `${OCCURRENCE_WORDS[occurrence.type]} ${occurrence.count} ${distinct}${many} of ` }];
   if (conceptSetName) parts.push({ text: conceptSetName, emphasis: true }, { text: ` (${kind.noun})` });
   else parts.push({ text: `any ${kind.noun}` });
-  const attributes = attributePhrases(criteria);
+  const attributes = attributePhrases(criteria, sourceSetName);
   if (attributes.length) parts.push({ text: `, ${attributes.join(', ')},` });
   const start = item.startWindow.useEventEnd ? 'ending' : 'starting';
   parts.push({ text: ` ${item.endWindow ? `${start} ` : ''}${windowWords(item.startWindow, anchor)}` });
@@ -233,6 +234,11 @@ export const ETHNICITIES = [
   { value: 38003563, label: 'Hispanic or Latino' },
   { value: 38003564, label: 'Not Hispanic or Latino' },
 ];
+/** Type concepts (how a record was made), as OMOP's Type Concept vocabulary names them. */
+export const RECORD_TYPES = [
+  { value: 32817, label: 'EHR' },
+  { value: 32810, label: 'Claim' },
+];
 export const VISIT_TYPES = [
   { value: 9201, label: 'Inpatient visit' },
   { value: 9202, label: 'Outpatient visit' },
@@ -268,8 +274,8 @@ function ageWords(range: NumericRange): string {
   return `aged ${numericRangeWords(range)}`;
 }
 
-/** The criterion's attributes in words, in the order the editor shows them. */
-export function attributePhrases(criteria: Criteria): string[] {
+/** The criterion's attributes in words, in the order the editor shows them (`sourceSetName`: the name of the source concept's set). */
+export function attributePhrases(criteria: Criteria, sourceSetName?: string): string[] {
   const phrases: string[] = [];
   if (criteria.first) phrases.push("the first in the person's history");
   if (criteria.age) phrases.push(`${ageWords(criteria.age)} at the event`);
@@ -277,20 +283,27 @@ export function attributePhrases(criteria: Criteria): string[] {
   if (criteria.occurrenceStartDate) phrases.push(`starting ${dateRangeWords(criteria.occurrenceStartDate)}`);
   if (criteria.occurrenceEndDate) phrases.push(`ending ${dateRangeWords(criteria.occurrenceEndDate)}`);
   if (criteria.visitType?.length) phrases.push(criteria.kind === 'VisitOccurrence' ? `of type ${conceptWords(criteria.visitType, VISIT_TYPES)}` : `in a visit of type ${conceptWords(criteria.visitType, VISIT_TYPES)}`);
+  if (criteria.typeConcepts?.length) phrases.push(`recorded as ${conceptWords(criteria.typeConcepts, RECORD_TYPES)}`);
+  if (criteria.sourceConcept !== undefined) phrases.push(`with a source concept in ${sourceSetName ?? `concept set ${criteria.sourceConcept}`}`);
   if (criteria.valueAsNumber) phrases.push(`with a value ${numericRangeWords(criteria.valueAsNumber)}`);
+  if (criteria.valueAsConcept?.length) phrases.push(`with a value of ${conceptWords(criteria.valueAsConcept, [])}`);
   if (criteria.unit?.length) phrases.push(`in unit ${conceptWords(criteria.unit, [])}`);
+  if (criteria.abnormal) phrases.push('with an abnormal result');
   if (criteria.rangeLow) phrases.push(`with a normal range's low end ${numericRangeWords(criteria.rangeLow)}`);
   if (criteria.rangeHigh) phrases.push(`with a normal range's high end ${numericRangeWords(criteria.rangeHigh)}`);
+  if (criteria.daysSupply) phrases.push(`with a days supply ${numericRangeWords(criteria.daysSupply)} days`);
+  if (criteria.quantity) phrases.push(`with a quantity ${numericRangeWords(criteria.quantity)}`);
   if (criteria.eraLength) phrases.push(`lasting ${numericRangeWords(criteria.eraLength)} days`);
   if (criteria.occurrenceCount) phrases.push(`made of ${numericRangeWords(criteria.occurrenceCount)} ${criteria.kind === 'DrugEra' ? 'exposures' : 'occurrences'}`);
+  if (criteria.periodLength) phrases.push(`lasting ${numericRangeWords(criteria.periodLength)} days`);
   return phrases;
 }
 
 /** An entry or censoring event read back: "a drug exposure of *Diclofenac*, the first in the person's history". */
-export function eventSentence(criteria: Criteria, conceptSetName: string | undefined): SentencePart[] {
+export function eventSentence(criteria: Criteria, conceptSetName: string | undefined, sourceSetName?: string): SentencePart[] {
   const kind = CRITERIA_KIND_LABELS[criteria.kind];
   const parts: SentencePart[] = conceptSetName ? [{ text: `a ${kind.noun} of ` }, { text: conceptSetName, emphasis: true }] : [{ text: `any ${kind.noun}` }];
-  const attributes = attributePhrases(criteria);
+  const attributes = attributePhrases(criteria, sourceSetName);
   if (attributes.length) parts.push({ text: `, ${attributes.join(', ')}` });
   return parts;
 }
@@ -314,6 +327,7 @@ export function referencedConceptSets(definition: Definition): Set<number> {
   const ids = new Set<number>();
   const visitCriteria = (c: Criteria) => {
     if (c.codesetId !== undefined) ids.add(c.codesetId);
+    if (c.sourceConcept !== undefined) ids.add(c.sourceConcept);
     if (c.correlatedCriteria) visitGroup(c.correlatedCriteria);
   };
   const visitGroup = (g: CriteriaGroup) => {
