@@ -103,7 +103,11 @@ export class DefinitionCompiler {
     // Entry events: every criterion's events, then those in an observation period with enough observation around them.
     const candidates = def.primaryCriteria.criteriaList.map((c, i) => `SELECT person_id, event_id, start_date, end_date, visit_occurrence_id FROM (${this.criteria(c, `${path}.primaryCriteria.criteriaList[${i}]`, 1)}) pc`);
     const entry = this.cte('entry_events', candidates.join(' UNION ALL '));
-    steps.push({ step: 'entry_events', label: 'Entry events', relation: entry, onePerPerson: false });
+    // A lone criterion limited to the person's first record keeps at most one event per person (its
+    // attribute filters only drop it); with nested criteria, an event in two observation periods could repeat.
+    const [only, ...others] = def.primaryCriteria.criteriaList;
+    const entryOnePerPerson = others.length === 0 && only?.first === true && !(only.correlatedCriteria && groupHasMembers(only.correlatedCriteria));
+    steps.push({ step: 'entry_events', label: 'Entry events', relation: entry, onePerPerson: entryOnePerPerson });
     const { priorDays, postDays } = def.primaryCriteria.observationWindow;
     const inObservation = this.cte(
       'observed_events',
