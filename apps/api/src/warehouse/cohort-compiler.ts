@@ -272,74 +272,89 @@ export function compileCohortPredicate(tree: QueryGroup, schema: string): Compil
 }
 
 /** The SELECTs a definition's answers read, over the relations (CTEs) of its compiled definition. */
-function definitionSelects(definition: CompiledDefinition, schema: string): { keys: string; stepRows: string; stepSketches: string; masks: string | null; periods: string } {
+function definitionSelects(definition: CompiledDefinition, schema: string): { keys: string; stepRows: string; stepSketches: string; masks: string | null; periods: string; cohortPersons: string } {
   const { steps, ruleFlags, ruleNames, periods } = definition;
   const person = `"${schema}"."person"`;
   const key = `"${RECORD_KEY_COLUMN}"`;
-  // The person rows of the entry events' persons, read from person once: every later step's persons
-  // are among them, and so are the persons the aggregate counts (which reads them from here rather
-  // than scanning person a second time).
-  const keys = `step_persons AS MATERIALIZED (SELECT pk.* FROM ${person} pk WHERE pk."person_id" IN (SELECT person_id FROM ${steps[0]!.relation}))`;
-  const stepRow = (i: number, events: string, persons: string, personKeys: string, eventKeys: string, from: string) =>
-    `SELECT ${i} AS step, COALESCE(${events}, 0) AS events, ${persons} AS persons, COALESCE(${personKeys}, 0) AS person_key_sum, COALESCE(${eventKeys}, 0) AS event_key_sum FROM ${from}`;
   // Per step: events, persons, and the key sums of those persons (each person's key once, and once
-  // per event). A step with one event per person needs no grouping; a step with the same events as
-  // an earlier one is not counted again (attritionFromRows copies its counts).
+  // per event), and the sketch of its persons. A step with the same events as an earlier one is not
+  // counted again (attritionFromRows copies its counts, the reader its sketch).
   const counted = steps.map((step, i) => ({ step, i })).filter(({ step }) => step.sameAs === undefined);
   const ruleSteps = ruleFlags ? counted.filter(({ step }) => step.step === 'inclusion_rule') : [];
-  const rows = counted
-    .filter(({ step }) => step.step !== 'inclusion_rule' || !ruleFlags)
-    .map(({ step, i }) =>
-      step.onePerPerson
-        ? stepRow(i, 'COUNT(*)', 'COUNT(*)', `SUM(pk.${key})`, `SUM(pk.${key})`, `${step.relation} g JOIN step_persons pk ON pk."person_id" = g.person_id`)
-        : stepRow(i, 'SUM(g.n)', 'COUNT(g.person_id)', `SUM(pk.${key})`, `SUM(pk.${key} * g.n)`, `(SELECT person_id, COUNT(*) AS n FROM ${step.relation} GROUP BY person_id) g JOIN step_persons pk ON pk."person_id" = g.person_id`),
-    );
-  let ruleCounts: string | null = null;
-  // Per step: the set-difference sketch of its persons (person-set-sketch.ts). A step's persons are a
-  // released count, and the release ledger compares them with every kept set, as an answer's. A step
-  // with the same events as an earlier one has that step's sketch (copied by the reader).
-  const sketchKey = `pk.${key}`;
-  const sketchCells = [0, 1, 2].map((part) => `${cellSql(sketchKey, part)} AS c${part}`).join(', ');
-  const stepSketches = counted
-    .map(
-      ({ step, i }) => `SELECT ${i} AS step, c0, c1, c2, GROUPING(c0, c1, c2) AS part, COUNT(*) AS n, SUM(k) AS key_sum, SUM(h) AS check_sum FROM (
-      SELECT ${sketchKey} AS k, ${checkSql(sketchKey)} AS h, ${sketchCells} FROM step_persons pk WHERE pk."person_id" IN (SELECT person_id FROM ${step.relation})) s
-      GROUP BY GROUPING SETS ((c0), (c1), (c2))`,
-    )
-    .join(' UNION ALL ');
-  let masks: string | null = null;
-  if (ruleFlags) {
-    const flags = ruleNames.map((_n, i) => `r${i}`);
-    // Every rule step in one pass over the flags: per person, n<k> = their events passing rules 0..k.
-    const passing = (k: number) => flags.slice(0, k + 1).map((f) => `${f} = 1`).join(' AND ');
-    const onePerPerson = ruleSteps.every(({ step }) => step.onePerPerson);
-    const perPerson = onePerPerson
+  const flags = ruleNames.map((_n, i) => `r${i}`);
+  const passing = (k: number) => flags.slice(0, k + 1).map((f) => `${f} = 1`).join(' AND ');
+  const rulesOnePerPerson = ruleSteps.every(({ step }) => step.onePerPerson);
+  // Every step in one pass: the person rows of the entry events' persons (every later step's persons
+  // are among them, and so are the persons the aggregate counts), read from person once, each with
+  // its number of events in each step (`step_n<i>`, 0 when not in it) and a bit per step it holds
+  // events in (`step_mask`). The steps' counts, key sums and sketches are then one aggregate each
+  // over these rows, where a semi-join and two aggregates per step cost most of a run.
+  const joins: string[] = [];
+  const eventsIn = new Map<number, string>();
+  counted.forEach(({ step, i }, position) => {
+    if (step.step === 'inclusion_rule' && ruleFlags) return;
+    const alias = `sj${position}`;
+    // The entry events' persons are the rows: an inner join; every later step, a left join.
+    const join = position === 0 ? 'JOIN' : 'LEFT JOIN';
+    const perPerson = step.onePerPerson ? `SELECT person_id, 1 AS n FROM ${step.relation}` : `SELECT person_id, COUNT(*) AS n FROM ${step.relation} GROUP BY person_id`;
+    joins.push(`${join} (${perPerson}) ${alias} ON ${alias}.person_id = pk."person_id"`);
+    eventsIn.set(i, `COALESCE(${alias}.n, 0)`);
+  });
+  if (ruleSteps.length > 0) {
+    // Every rule step from the rule flags: per person, n<k> = their events passing rules 0..k.
+    const perPerson = rulesOnePerPerson
       ? `SELECT person_id, ${ruleSteps.map(({ step }) => `CASE WHEN ${passing(step.rule!)} THEN 1 ELSE 0 END AS n${step.rule}`).join(', ')} FROM ${ruleFlags}`
       : `SELECT person_id, ${ruleSteps.map(({ step }) => `SUM(CASE WHEN ${passing(step.rule!)} THEN 1 ELSE 0 END) AS n${step.rule}`).join(', ')} FROM ${ruleFlags} GROUP BY person_id`;
-    if (ruleSteps.length > 0) {
-      ruleCounts = `SELECT ${ruleSteps
-        .map(({ step }) => {
-          const n = `g.n${step.rule}`;
-          return `SUM(${n}) AS e${step.rule}, SUM(CASE WHEN ${n} > 0 THEN 1 ELSE 0 END) AS p${step.rule}, SUM(CASE WHEN ${n} > 0 THEN pk.${key} ELSE 0 END) AS pk${step.rule}, SUM(pk.${key} * ${n}) AS ek${step.rule}`;
-        })
-        .join(', ')} FROM (${perPerson}) g JOIN step_persons pk ON pk."person_id" = g.person_id`;
-      rows.push(...ruleSteps.map(({ step, i }) => stepRow(i, `rc.e${step.rule}`, `COALESCE(rc.p${step.rule}, 0)`, `rc.pk${step.rule}`, `rc.ek${step.rule}`, 'rule_counts rc')));
-    }
+    joins.push(`LEFT JOIN (${perPerson}) sjr ON sjr.person_id = pk."person_id"`);
+    for (const { step, i } of ruleSteps) eventsIn.set(i, `COALESCE(sjr.n${step.rule}, 0)`);
+  }
+  const stepN = (i: number) => `step_n${i}`;
+  const bit = new Map(counted.map(({ i }, position) => [i, 2 ** position]));
+  const membership = `SELECT pk.*, ${counted.map(({ i }) => `CAST(${eventsIn.get(i)} AS BIGINT) AS ${stepN(i)}`).join(', ')} FROM ${person} pk ${joins.join(' ')}`;
+  const withMask = `SELECT m.*, ${counted.map(({ i }) => `CASE WHEN m.${stepN(i)} > 0 THEN CAST(${bit.get(i)} AS BIGINT) ELSE CAST(0 AS BIGINT) END`).join(' + ')} AS step_mask FROM (${membership}) m`;
+  const keys = `step_persons AS MATERIALIZED (${withMask})`;
+  const totals = `step_totals AS (SELECT ${counted
+    .map(({ i }) => {
+      const n = `pk.${stepN(i)}`;
+      return `SUM(${n}) AS e${i}, SUM(CASE WHEN ${n} > 0 THEN 1 ELSE 0 END) AS p${i}, SUM(CASE WHEN ${n} > 0 THEN pk.${key} ELSE 0 END) AS pk${i}, SUM(pk.${key} * ${n}) AS ek${i}`;
+    })
+    .join(', ')} FROM step_persons pk)`;
+  const rows = counted.map(
+    ({ i }) => `SELECT ${i} AS step, COALESCE(st.e${i}, 0) AS events, COALESCE(st.p${i}, 0) AS persons, COALESCE(st.pk${i}, 0) AS person_key_sum, COALESCE(st.ek${i}, 0) AS event_key_sum FROM step_totals st`,
+  );
+  // Per step: the set-difference sketch of its persons (person-set-sketch.ts). A step's persons are a
+  // released count, and the release ledger compares them with every kept set, as an answer's. The
+  // cells are counted once per set of steps a person is in, then summed per step.
+  const sketchKey = `pk.${key}`;
+  const sketchCells = [0, 1, 2].map((part) => `${cellSql(sketchKey, part)} AS c${part}`).join(', ');
+  const stepBits = counted.map(({ i }) => `(${i}, CAST(${bit.get(i)} AS BIGINT))`).join(', ');
+  const stepSketches = `SELECT sb.step, sc.c0, sc.c1, sc.c2, sc.part, SUM(sc.n) AS n, SUM(sc.key_sum) AS key_sum, SUM(sc.check_sum) AS check_sum FROM (
+      SELECT step_mask, c0, c1, c2, GROUPING(c0, c1, c2) AS part, COUNT(*) AS n, SUM(k) AS key_sum, SUM(h) AS check_sum FROM (
+        SELECT pk.step_mask, ${sketchKey} AS k, ${checkSql(sketchKey)} AS h, ${sketchCells} FROM step_persons pk WHERE pk.step_mask <> 0) s
+      GROUP BY GROUPING SETS ((step_mask, c0), (step_mask, c1), (step_mask, c2))) sc
+    JOIN (VALUES ${stepBits}) sb(step, bit) ON (sc.step_mask & sb.bit) <> 0
+    GROUP BY sb.step, sc.c0, sc.c1, sc.c2, sc.part`;
+  let masks: string | null = null;
+  if (ruleFlags) {
     // ATLAS's inclusion report counts each person once, by their best event: most rules passed, then
     // the lowest first rule passed, then the earliest. With one event per person, that event.
     const mask = flags.map((f, i) => `${f} * ${2 ** i}`).join(' + ');
     const firstRule = `CASE ${flags.map((f, i) => `WHEN ${f} = 1 THEN ${i}`).join(' ')} ELSE 0 END`;
-    const best = onePerPerson && ruleSteps.length > 0
+    const best = rulesOnePerPerson && ruleSteps.length > 0
       ? `SELECT person_id, ${mask} AS mask, 1 AS best FROM ${ruleFlags}`
       : `SELECT person_id, ${mask} AS mask, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY ${flags.join(' + ')} DESC, ${firstRule}, start_date, event_id) AS best FROM ${ruleFlags}`;
     masks = `SELECT b.mask, COUNT(*) AS persons, COALESCE(SUM(pk.${key}), 0) AS person_key_sum FROM (${best}) b JOIN step_persons pk ON pk."person_id" = b.person_id WHERE b.best = 1 GROUP BY b.mask`;
   }
+  // The cohort's persons: those with events in the last step (whose relation is the periods').
+  const lastStep = steps[steps.length - 1]!;
+  const last = lastStep.sameAs ?? steps.length - 1;
   return {
-    keys: `${keys}${ruleCounts ? `, rule_counts AS (${ruleCounts})` : ''}`,
+    keys: `${keys}, ${totals}`,
     stepRows: rows.join(' UNION ALL '),
     stepSketches,
     masks,
     periods: `SELECT person_id, start_date, end_date FROM ${periods}`,
+    cohortPersons: `p.${stepN(last)} > 0`,
   };
 }
 
@@ -383,13 +398,13 @@ export function compileDefinitionAnswer(tree: QueryGroup, schema: string): { sql
   const compiler = new Compiler(schema);
   const definition = compiler.definition(tree)!;
   const rules = tree.rules.length > 0 ? compiler.group(tree, 'query', null, 1) : null;
-  const { ctes, steps, ruleNames, periods } = definition.compiled;
+  const { ctes, steps, ruleNames } = definition.compiled;
   const selects = definitionSelects(definition.compiled, schema);
   const number = (column: string | null) => (column === null ? 'CAST(NULL AS BIGINT)' : `CAST(${column} AS BIGINT)`);
   const row = (kind: number, columns: (string | null)[]) =>
     `SELECT ${kind} AS kind, ${ANSWER_COLUMNS.map((name, i) => `${number(columns[i] ?? null)} AS ${name}`).join(', ')}`;
   // The cohort's persons are among the entry events' (step_persons): no second scan of person.
-  const persons = `FROM step_persons p WHERE p."person_id" IN (SELECT person_id FROM ${periods})${rules ? ` AND ${rules}` : ''}`;
+  const persons = `FROM step_persons p WHERE ${selects.cohortPersons}${rules ? ` AND ${rules}` : ''}`;
   const sql =
     `WITH ${ctes.join(', ')}, ${selects.keys}, answer_steps AS (${selects.stepRows}), answer_step_sketches AS (${selects.stepSketches}), answer_aggregate AS (${aggregateStatement(persons)})` +
     `${selects.masks ? `, answer_masks AS (${selects.masks})` : ''} ` +
@@ -417,11 +432,24 @@ export const AGE_BAND_SQL = `CAST(LEAST(GREATEST(FLOOR((EXTRACT(YEAR FROM curren
 export function aggregateStatement(fromWhere: string): string {
   const key = `p."${RECORD_KEY_COLUMN}"`;
   const cells = [0, 1, 2].map((part) => `${cellSql(key, part)} AS c${part}`).join(', ');
-  const cellSets = Object.values(BREAKDOWN_COLUMNS).flatMap((columns) => [0, 1, 2].map((part) => `(${[...columns, `c${part}`].join(', ')})`));
-  return (
-    `SELECT sex, age_band, race, ethnicity, c0, c1, c2, GROUPING(c0, c1, c2) AS part, COUNT(*) AS n, SUM(k) AS key_sum, SUM(h) AS check_sum, GROUPING(sex, age_band, race, ethnicity) AS dims FROM (` +
+  const demographics = ['sex', 'age_band', 'race', 'ethnicity'];
+  // In two stages: the persons by demographic row and sketch cell, one grouping set per part; then
+  // every set the answer needs, summed from those few rows. Each person goes into 3 hash tables
+  // instead of 19 (DuckDB keeps one per grouping set), for the same rows.
+  const byCell = [0, 1, 2].map((part) => `(${[...demographics, `c${part}`].join(', ')})`).join(', ');
+  const sets = ['(part, c0, c1, c2)', ...Object.values(BREAKDOWN_COLUMNS).map((columns) => `(${[...columns, 'part', 'c0', 'c1', 'c2'].join(', ')})`)].join(', ');
+  const cellRows =
+    `SELECT sex, age_band, race, ethnicity, c0, c1, c2, GROUPING(c0, c1, c2) AS part, COUNT(*) AS n, SUM(k) AS key_sum, SUM(h) AS check_sum FROM (` +
     `SELECT p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, ${key} AS k, ${checkSql(key)} AS h, ${cells} ${fromWhere}` +
-    `) s GROUP BY GROUPING SETS ((sex, age_band, race, ethnicity), (c0), (c1), (c2), ${cellSets.join(', ')})`
+    `) s GROUP BY GROUPING SETS (${byCell})`;
+  const nothing = 'CAST(NULL AS BIGINT)';
+  // The demographic rows (part 7, as GROUPING(c0, c1, c2) marks them when all three are left out) from the first part's rows.
+  return (
+    `WITH sketch_cells AS MATERIALIZED (${cellRows}) ` +
+    `SELECT sex, age_band, race, ethnicity, ${nothing} AS c0, ${nothing} AS c1, ${nothing} AS c2, 7 AS part, SUM(n) AS n, SUM(key_sum) AS key_sum, SUM(check_sum) AS check_sum, 0 AS dims ` +
+    `FROM sketch_cells WHERE part = 3 GROUP BY sex, age_band, race, ethnicity` +
+    ` UNION ALL SELECT sex, age_band, race, ethnicity, c0, c1, c2, part, SUM(n) AS n, SUM(key_sum) AS key_sum, SUM(check_sum) AS check_sum, GROUPING(sex, age_band, race, ethnicity) AS dims ` +
+    `FROM sketch_cells GROUP BY GROUPING SETS (${sets})`
   );
 }
 
