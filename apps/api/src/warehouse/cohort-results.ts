@@ -1,6 +1,7 @@
 import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
 import { addAttritionCells, attritionFromRows, presentAttrition, type MeasuredAttrition } from './cohort-definition/attrition';
-import { ANSWER_COLUMNS, BREAKDOWN_COLUMNS, BREAKDOWN_DIMS, compileCohortAggregate, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
+import { compileAnswerAggregate } from './answer-aggregate';
+import { ANSWER_COLUMNS, BREAKDOWN_COLUMNS, BREAKDOWN_DIMS, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
 import { addToSketch, emptySketch, type PersonSetSketch } from './person-set-sketch';
 import { cellsWithheldReason, settleRelease, WITHHELD_LABEL, type ReleaseContext, type SketchedCell } from './release-ledger';
@@ -125,7 +126,7 @@ export async function runCohortQuery(
     const aggregateRows = of(2, ['sex', 'age_band', 'race', 'ethnicity', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum', 'dims']);
     return aggregateResult(warehouse, state.schema, { sql: answer.sql, params: answer.params }, { ...options, source: state.source, attrition, stepSketches, fetched: { rows: aggregateRows, started } });
   }
-  const aggregate = compileCohortAggregate(tree, state.schema);
+  const aggregate = compileAnswerAggregate(tree, state.schema, { sketches: options.trackerDefence });
   return aggregateResult(warehouse, state.schema, aggregate, { ...options, source: state.source });
 }
 
@@ -138,14 +139,35 @@ const ROW_COLUMN = { sex: 'sex', age_band: 'age_band', race: 'race', ethnicity: 
 /** The name of a breakdown cell's sketch: its breakdown and its key (sex and age band for the pyramid's). */
 export const cellSketchName = (breakdown: string, ...keys: string[]) => [breakdown, ...keys].join('|');
 
+/** `dims` of the race × ethnicity sketch rows (`compileAnswerAggregate`): sex and age band left out. */
+const RACE_BY_ETHNICITY_DIMS = 12;
+
+/** The sum of sketches (a sketch is linear: the sketch of a union of disjoint sets). */
+function sumOf(sketches: PersonSetSketch[]): PersonSetSketch {
+  const sum = emptySketch();
+  for (const sketch of sketches) {
+    for (let i = 0; i < sum.counts.length; i++) {
+      sum.counts[i]! += sketch.counts[i]!;
+      sum.keySums[i]! += sketch.keySums[i]!;
+      sum.checkSums[i]! += sketch.checkSums[i]!;
+    }
+  }
+  return sum;
+}
+
 /**
  * The rows of an aggregate statement: the demographic rows, the persons' sketch summed from its
- * cells' rows, and the sketch of each breakdown cell's persons (by `cellSketchName`).
+ * cells' rows, and the sketch of each breakdown cell's persons (by `cellSketchName`). A statement
+ * that sketches the pyramid's cells and race × ethnicity only (`compileAnswerAggregate`) has the
+ * other sketches added up from those; one that sketches each breakdown (`aggregateStatement`) has
+ * them as they are.
  */
 export function splitAggregateRows(raw: Record<string, unknown>[]): { rows: AggregateRow[]; sketch: PersonSetSketch; cellSketches: Map<string, PersonSetSketch> } {
   const rows: AggregateRow[] = [];
-  const sketch = emptySketch();
+  let sketch = emptySketch();
+  let wholeRows = false;
   const cellSketches = new Map<string, PersonSetSketch>();
+  const raceByEthnicity = new Map<string, { race: string; ethnicity: string; sketch: PersonSetSketch }>();
   for (const r of raw) {
     const part = Number(r.part);
     const n = Number(r.n);
@@ -154,16 +176,41 @@ export function splitAggregateRows(raw: Record<string, unknown>[]): { rows: Aggr
       continue;
     }
     // Statements written before cells were sketched have no `dims`: their sketch rows are the whole answer's.
-    const breakdown = r.dims === undefined || r.dims === null ? undefined : BREAKDOWN_OF_DIMS.get(Number(r.dims));
+    const dims = r.dims === undefined || r.dims === null ? undefined : Number(r.dims);
+    const breakdown = dims === undefined ? undefined : BREAKDOWN_OF_DIMS.get(dims);
     let target = sketch;
     if (breakdown) {
       const name = cellSketchName(breakdown, ...BREAKDOWN_COLUMNS[breakdown].map((column) => key(r[ROW_COLUMN[column]])));
       target = cellSketches.get(name) ?? emptySketch();
       cellSketches.set(name, target);
-    }
+    } else if (dims === RACE_BY_ETHNICITY_DIMS) {
+      const name = `${key(r.race)}|${key(r.ethnicity)}`;
+      const group = raceByEthnicity.get(name) ?? { race: key(r.race), ethnicity: key(r.ethnicity), sketch: emptySketch() };
+      raceByEthnicity.set(name, group);
+      target = group.sketch;
+    } else wholeRows = true;
     // Key sums of a sketch cell are kept whole (at most 2^24 × persons: exact as a double).
-    addToSketch(target, SKETCH_PART_MARKS.indexOf(part), Number(r[`c${SKETCH_PART_MARKS.indexOf(part)}`]), n, Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
+    const partIndex = SKETCH_PART_MARKS.indexOf(part);
+    if (typeof r.cells === 'string') {
+      // Packed (`compileAnswerAggregate`): "cell n key_sum check_sum" fours.
+      const values = r.cells.split(' ');
+      for (let i = 0; i + 3 < values.length; i += 4) addToSketch(target, partIndex, Number(values[i]), Number(values[i + 1]), Number(values[i + 2]), Number(values[i + 3]));
+    } else addToSketch(target, partIndex, Number(r[`c${partIndex}`]), n, Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
   }
+  // The sketches a statement left to be added up (exact: counts and sums of whole numbers below 2^53).
+  const pyramid = [...cellSketches.entries()].filter(([name]) => name.startsWith('sex_by_age_band|')).map(([name, cell]) => ({ keys: name.split('|').slice(1), cell }));
+  const derive = (breakdown: string, groups: { keys: string[]; cell: PersonSetSketch }[], which: number) => {
+    if (groups.length === 0 || [...cellSketches.keys()].some((name) => name.startsWith(`${breakdown}|`))) return;
+    const byKey = new Map<string, PersonSetSketch[]>();
+    for (const group of groups) byKey.set(group.keys[which]!, [...(byKey.get(group.keys[which]!) ?? []), group.cell]);
+    for (const [k, cells] of byKey) cellSketches.set(cellSketchName(breakdown, k), sumOf(cells));
+  };
+  const races = [...raceByEthnicity.values()].map((group) => ({ keys: [group.race, group.ethnicity], cell: group.sketch }));
+  derive('sex', pyramid, 0);
+  derive('age_band', pyramid, 1);
+  derive('race', races, 0);
+  derive('ethnicity', races, 1);
+  if (!wholeRows && pyramid.length > 0) sketch = sumOf(pyramid.map((group) => group.cell));
   return { rows, sketch, cellSketches };
 }
 
