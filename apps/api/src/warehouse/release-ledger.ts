@@ -384,7 +384,7 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext,
 /**
  * The breakdown cells of an answer whose persons the ledger released (its total is not near any
  * kept set): each shown cell is compared with every kept set, whole answers' and cells', whose true
- * count is within threshold − 1 of its own. A near one (1 to threshold − 1 persons apart) is
+ * count is within threshold − 1 of its own and whose first part does not rule it out (`candidatesNear`). A near one (1 to threshold − 1 persons apart) is
  * withheld, as a primary suppression: the answer is suppressed again with it, so the person count
  * less the shown cells does not give it back, and the withholding is audited in the same
  * transaction. A cell with the same persons as a kept set shows what that set showed (the same

@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { describe, expect, it } from 'vitest';
+import { migrateDatabase, openDatabase } from '../src/db/database';
+import { sketchOfKeys } from '../src/warehouse/person-set-sketch';
+import { sketchFirstPart } from '../src/warehouse/release-ledger';
+import { createPostgresDatabase, testDbKind } from './support/test-database';
+
+const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../drizzle');
+
+/** A copy of the migrations that stops before `tag`. */
+function migrationsBefore(tag: string): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'hdp-migrations-'));
+  fs.cpSync(MIGRATIONS, folder, { recursive: true });
+  const journalFile = path.join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
+  const at = journal.entries.findIndex((e) => e.tag === tag);
+  expect(at).toBeGreaterThan(0);
+  fs.writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
+  return folder;
+}
+
+describe('kept answers from before the first part had a column of its own (migration 0018)', () => {
+  it('get it from their sketches: the first 128 counts, then their key sums modulo 2^32, as the ledger writes it', async () => {
+    const postgres = testDbKind() === 'postgres' ? await createPostgresDatabase() : undefined;
+    const handle = await openDatabase({ databaseUrl: postgres?.url, dataDir: null });
+    const folder = migrationsBefore('0018_sketch_first_part');
+    try {
+      if (handle.kind === 'pglite') await migratePglite(handle.db as never, { migrationsFolder: folder });
+      else await migratePg(handle.db as never, { migrationsFolder: folder });
+      // A large set (key sums past 2^31 and 2^32 in most cells) and a small one (most cells empty).
+      const large = sketchOfKeys(Array.from({ length: 5000 }, (_k, i) => (i * 2_654_435_761) % 2 ** 24));
+      const small = sketchOfKeys([5, 77_777, 16_000_000]);
+      for (const [count, sketch] of [[5000, large], [3, small]] as const) {
+        await handle.db.execute(
+          sql`insert into released_answers (dataset, kind, person_count, sketch, result, cell) values ('cdm_x', 'explorer', ${count}, ${JSON.stringify(sketch)}::jsonb, null, '{"breakdown":"sex","key":"8532","label":"Female","shown":5000}'::jsonb)`,
+        );
+      }
+      await migrateDatabase(handle);
+      const rows = (await handle.db.execute(sql`select person_count, sketch_first_part from released_answers order by id`)) as unknown as { rows: { person_count: number; sketch_first_part: number[] }[] };
+      expect(rows.rows.map((r) => r.sketch_first_part)).toEqual([sketchFirstPart(large), sketchFirstPart(small)]);
+      expect(sketchFirstPart(large).slice(128).some((sum) => sum < 0)).toBe(true);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+      await handle.close();
+      await postgres?.drop();
+    }
+  });
+});
