@@ -33,18 +33,19 @@ describe('kept answers from before the first part had a column of its own (migra
     try {
       if (handle.kind === 'pglite') await migratePglite(handle.db as never, { migrationsFolder: folder });
       else await migratePg(handle.db as never, { migrationsFolder: folder });
-      // A large set (key sums past 2^31 and 2^32 in most cells) and a small one (most cells empty).
-      const large = sketchOfKeys(Array.from({ length: 5000 }, (_k, i) => (i * 2_654_435_761) % 2 ** 24));
+      // A large set (key sums past 2^32 in every cell, some within 2^31 of a multiple of it) and a small one (most cells empty).
+      const large = sketchOfKeys(Array.from({ length: 130_000 }, (_k, i) => (i * 2_654_435_761) % 2 ** 24));
       const small = sketchOfKeys([5, 77_777, 16_000_000]);
-      for (const [count, sketch] of [[5000, large], [3, small]] as const) {
+      for (const [count, sketch] of [[130_000, large], [3, small]] as const) {
         await handle.db.execute(
-          sql`insert into released_answers (dataset, kind, person_count, sketch, result, cell) values ('cdm_x', 'explorer', ${count}, ${JSON.stringify(sketch)}::jsonb, null, '{"breakdown":"sex","key":"8532","label":"Female","shown":5000}'::jsonb)`,
+          sql`insert into released_answers (dataset, kind, person_count, sketch, result, cell) values ('cdm_x', 'explorer', ${count}, ${JSON.stringify(sketch)}::jsonb, null, '{"breakdown":"sex","key":"8532","label":"Female","shown":130000}'::jsonb)`,
         );
       }
       await migrateDatabase(handle);
       const rows = (await handle.db.execute(sql`select person_count, sketch_first_part from released_answers order by id`)) as unknown as { rows: { person_count: number; sketch_first_part: number[] }[] };
       expect(rows.rows.map((r) => r.sketch_first_part)).toEqual([sketchFirstPart(large), sketchFirstPart(small)]);
       expect(sketchFirstPart(large).slice(128).some((sum) => sum < 0)).toBe(true);
+      expect(large.keySums.slice(0, 128).some((sum) => sum >= 2 ** 32)).toBe(true);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
       await handle.close();

@@ -139,78 +139,49 @@ const ROW_COLUMN = { sex: 'sex', age_band: 'age_band', race: 'race', ethnicity: 
 /** The name of a breakdown cell's sketch: its breakdown and its key (sex and age band for the pyramid's). */
 export const cellSketchName = (breakdown: string, ...keys: string[]) => [breakdown, ...keys].join('|');
 
-/** `dims` of the race × ethnicity sketch rows (`compileAnswerAggregate`): sex and age band left out. */
-const RACE_BY_ETHNICITY_DIMS = 12;
-
-/** The sum of sketches (a sketch is linear: the sketch of a union of disjoint sets). */
-function sumOf(sketches: PersonSetSketch[]): PersonSetSketch {
-  const sum = emptySketch();
-  for (const sketch of sketches) {
-    for (let i = 0; i < sum.counts.length; i++) {
-      sum.counts[i]! += sketch.counts[i]!;
-      sum.keySums[i]! += sketch.keySums[i]!;
-      sum.checkSums[i]! += sketch.checkSums[i]!;
-    }
-  }
-  return sum;
-}
-
 /**
  * The rows of an aggregate statement: the demographic rows, the persons' sketch summed from its
  * cells' rows, and the sketch of each breakdown cell's persons (by `cellSketchName`). A statement
- * that sketches the pyramid's cells and race × ethnicity only (`compileAnswerAggregate`) has the
- * other sketches added up from those; one that sketches each breakdown (`aggregateStatement`) has
- * them as they are.
+ * that sketches each demographic group (`compileAnswerAggregate`: rows with `cells`) has every
+ * sketch added up from the groups', and its demographic rows are its first part's; one that
+ * sketches each breakdown (`aggregateStatement`) has them as they are.
  */
 export function splitAggregateRows(raw: Record<string, unknown>[]): { rows: AggregateRow[]; sketch: PersonSetSketch; cellSketches: Map<string, PersonSetSketch> } {
   const rows: AggregateRow[] = [];
-  let sketch = emptySketch();
-  let wholeRows = false;
+  const sketch = emptySketch();
   const cellSketches = new Map<string, PersonSetSketch>();
-  const raceByEthnicity = new Map<string, { race: string; ethnicity: string; sketch: PersonSetSketch }>();
+  const cellSketch = (breakdown: string, ...keys: string[]) => {
+    const name = cellSketchName(breakdown, ...keys);
+    let target = cellSketches.get(name);
+    if (!target) cellSketches.set(name, (target = emptySketch()));
+    return target;
+  };
   for (const r of raw) {
     const part = Number(r.part);
     const n = Number(r.n);
+    const partIndex = SKETCH_PART_MARKS.indexOf(part);
+    if (typeof r.cells === 'string') {
+      // A demographic group's sketch, one part of it: added to every sketch the group is in.
+      const [sex, ageBand, race, ethnicity] = [key(r.sex), key(r.age_band), key(r.race), key(r.ethnicity)];
+      if (partIndex === 0) rows.push({ sex, ageBand, race, ethnicity, n, keySum: Number(r.key_sum ?? 0) % KEY_RANGE });
+      const targets = [sketch, cellSketch('sex', sex), cellSketch('age_band', ageBand), cellSketch('race', race), cellSketch('ethnicity', ethnicity), cellSketch('sex_by_age_band', sex, ageBand)];
+      const values = r.cells.split(' ');
+      for (let i = 0; i + 3 < values.length; i += 4) {
+        const [cell, count, keySum, checkSum] = [Number(values[i]), Number(values[i + 1]), Number(values[i + 2]), Number(values[i + 3])];
+        for (const target of targets) addToSketch(target, partIndex, cell, count, keySum, checkSum);
+      }
+      continue;
+    }
     if (part === DEMOGRAPHIC_ROWS) {
       rows.push({ sex: key(r.sex), ageBand: key(r.age_band), race: key(r.race), ethnicity: key(r.ethnicity), n, keySum: Number(r.key_sum ?? 0) % KEY_RANGE });
       continue;
     }
     // Statements written before cells were sketched have no `dims`: their sketch rows are the whole answer's.
-    const dims = r.dims === undefined || r.dims === null ? undefined : Number(r.dims);
-    const breakdown = dims === undefined ? undefined : BREAKDOWN_OF_DIMS.get(dims);
-    let target = sketch;
-    if (breakdown) {
-      const name = cellSketchName(breakdown, ...BREAKDOWN_COLUMNS[breakdown].map((column) => key(r[ROW_COLUMN[column]])));
-      target = cellSketches.get(name) ?? emptySketch();
-      cellSketches.set(name, target);
-    } else if (dims === RACE_BY_ETHNICITY_DIMS) {
-      const name = `${key(r.race)}|${key(r.ethnicity)}`;
-      const group = raceByEthnicity.get(name) ?? { race: key(r.race), ethnicity: key(r.ethnicity), sketch: emptySketch() };
-      raceByEthnicity.set(name, group);
-      target = group.sketch;
-    } else wholeRows = true;
+    const breakdown = r.dims === undefined || r.dims === null ? undefined : BREAKDOWN_OF_DIMS.get(Number(r.dims));
+    const target = breakdown ? cellSketch(breakdown, ...BREAKDOWN_COLUMNS[breakdown].map((column) => key(r[ROW_COLUMN[column]]))) : sketch;
     // Key sums of a sketch cell are kept whole (at most 2^24 × persons: exact as a double).
-    const partIndex = SKETCH_PART_MARKS.indexOf(part);
-    if (typeof r.cells === 'string') {
-      // Packed (`compileAnswerAggregate`): "cell n key_sum check_sum" fours.
-      const values = r.cells.split(' ');
-      for (let i = 0; i + 3 < values.length; i += 4) addToSketch(target, partIndex, Number(values[i]), Number(values[i + 1]), Number(values[i + 2]), Number(values[i + 3]));
-    } else addToSketch(target, partIndex, Number(r[`c${partIndex}`]), n, Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
+    addToSketch(target, partIndex, Number(r[`c${partIndex}`]), n, Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
   }
-  // The sketches a statement left to be added up (exact: counts and sums of whole numbers below 2^53).
-  const pyramid = [...cellSketches.entries()].filter(([name]) => name.startsWith('sex_by_age_band|')).map(([name, cell]) => ({ keys: name.split('|').slice(1), cell }));
-  const derive = (breakdown: string, groups: { keys: string[]; cell: PersonSetSketch }[], which: number) => {
-    if (groups.length === 0 || [...cellSketches.keys()].some((name) => name.startsWith(`${breakdown}|`))) return;
-    const byKey = new Map<string, PersonSetSketch[]>();
-    for (const group of groups) byKey.set(group.keys[which]!, [...(byKey.get(group.keys[which]!) ?? []), group.cell]);
-    for (const [k, cells] of byKey) cellSketches.set(cellSketchName(breakdown, k), sumOf(cells));
-  };
-  const races = [...raceByEthnicity.values()].map((group) => ({ keys: [group.race, group.ethnicity], cell: group.sketch }));
-  derive('sex', pyramid, 0);
-  derive('age_band', pyramid, 1);
-  derive('race', races, 0);
-  derive('ethnicity', races, 1);
-  if (!wholeRows && pyramid.length > 0) sketch = sumOf(pyramid.map((group) => group.cell));
   return { rows, sketch, cellSketches };
 }
 
