@@ -8,7 +8,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { describe, expect, it } from 'vitest';
 import { migrateDatabase, openDatabase } from '../src/db/database';
 import { sketchOfKeys } from '../src/warehouse/person-set-sketch';
-import { sketchFirstPart } from '../src/warehouse/release-ledger';
+import type { QueryResult } from '@hdp/contract';
+import { readLedgerAhead, settleRelease, sketchFirstPart, WITHHELD_LABEL } from '../src/warehouse/release-ledger';
 import { createPostgresDatabase, testDbKind } from './support/test-database';
 
 const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../drizzle');
@@ -48,6 +49,38 @@ describe('kept answers from before the first part had a column of its own (migra
       expect(large.keySums.slice(0, 128).some((sum) => sum >= 2 ** 32)).toBe(true);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
+      await handle.close();
+      await postgres?.drop();
+    }
+  });
+});
+
+describe('the ledger read ahead, when a process starts', () => {
+  it('holds what was kept before it and reads what was kept after: near answers are still withheld, the same persons answer the same', async () => {
+    const postgres = testDbKind() === 'postgres' ? await createPostgresDatabase() : undefined;
+    const handle = await openDatabase({ databaseUrl: postgres?.url, dataDir: null });
+    // Two processes on one database: one keeps answers, the other reads the ledger ahead, then answers.
+    const other = postgres ? await openDatabase({ databaseUrl: postgres.url, dataDir: null }) : handle;
+    try {
+      await migrateDatabase(handle);
+      const keys = (from: number, count: number) => Array.from({ length: count }, (_k, i) => ((from + i) * 2_654_435_761) % 2 ** 24);
+      const answer = (persons: number[], db = handle.db) => {
+        const result = { person_count: persons.length, person_count_display: String(persons.length), suppression_threshold: 20 } as unknown as QueryResult;
+        return settleRelease({ dataset: 'cdm_x', result, personCount: persons.length, sketch: sketchOfKeys(persons) }, { db, kind: 'explorer', reference: null, audit: {} });
+      };
+      const x = keys(0, 400);
+      expect((await answer(x, other.db)).person_count).toBe(400);
+      await readLedgerAhead(handle.db, 'cdm_x', { ownConnection: handle.kind === 'postgres' });
+      const y = keys(1000, 300);
+      expect((await answer(y, other.db)).person_count).toBe(300);
+      // Near the answer kept before the read and near the one kept after it: both withheld.
+      expect((await answer(x.slice(5))).person_count_display).toBe(WITHHELD_LABEL);
+      expect((await answer([...y, ...keys(5000, 3)])).person_count_display).toBe(WITHHELD_LABEL);
+      // Unrelated persons of the same count are released; the same persons answer the same.
+      expect((await answer(keys(9000, 400))).person_count).toBe(400);
+      expect((await answer([...x].reverse())).person_count).toBe(400);
+    } finally {
+      if (other !== handle) await other.close();
       await handle.close();
       await postgres?.drop();
     }
