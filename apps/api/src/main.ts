@@ -6,6 +6,7 @@ import { DataDirLockedError } from './db/data-dir-lock';
 import { openServices } from './services';
 import { adminAtStart } from './users/admin-creator';
 import { startControlSocket } from './warehouse/control-socket';
+import { readLedgerAhead } from './warehouse/release-ledger';
 import { loadWarehouse } from './warehouse/warehouse-loader';
 import { startNotebooks } from './notebooks/notebook-startup';
 
@@ -24,6 +25,15 @@ async function main(): Promise<void> {
   const closeControlSocket = await startControlSocket(opened.services, config.dataDir);
   await startNotebooks(opened.services);
   await app.listen({ host: config.host, port: config.port });
+  const served = opened.services.warehouse.state;
+  if (served && config.trackerDefence) {
+    // The served dataset's ledger is read now, not by its first answer under the dataset's lock.
+    const started = performance.now();
+    readLedgerAhead(opened.services.db, served.schema, { ownConnection: opened.services.database.kind === 'postgres' }).then(
+      () => app.log.info({ dataset: served.schema, ms: Math.round(performance.now() - started) }, 'release ledger read'),
+      (error: unknown) => app.log.warn({ err: error }, 'release ledger not read ahead; the first answer reads it'),
+    );
+  }
 
   const lines = [`API listening on ${config.publicUrl} (OpenAPI: ${config.publicUrl}/api/v1/docs/)`];
   if (firstAdmin?.generatedPassword) {

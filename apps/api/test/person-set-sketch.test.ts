@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueryGroup } from '@hdp/contract';
 import { compileCohortAggregate, compileCohortPredicate } from '../src/warehouse/cohort-compiler';
+import { compileAnswerAggregate } from '../src/warehouse/answer-aggregate';
 import { splitAggregateRows } from '../src/warehouse/cohort-results';
 import { DuckDbWarehouse } from '../src/warehouse/duckdb-warehouse';
 import { keptCounts, nearCombination, type KeptSketch } from '../src/warehouse/ledger-combinations';
@@ -96,6 +97,16 @@ async function bothSketches(w: WarehouseEngine, tree: QueryGroup) {
   const { rows, sketch } = splitAggregateRows(await w.query(aggregate.sql, aggregate.params));
   const predicate = compileCohortPredicate(tree, schema);
   const selected = await w.query(`SELECT p."${RECORD_KEY_COLUMN}" AS k FROM "${schema}"."person" p WHERE ${predicate.sql}`, predicate.params);
+  // The explorer's statement sketches the pyramid's cells and race × ethnicity only; the other
+  // sketches, added up from those, must be what each breakdown's own grouping gives.
+  const explorer = compileAnswerAggregate(tree, schema, { sketches: true });
+  const added = splitAggregateRows(await w.query(explorer.sql, explorer.params));
+  const direct = splitAggregateRows(await w.query(aggregate.sql, aggregate.params));
+  expect(added.sketch).toEqual(sketch);
+  expect(added.cellSketches.size).toBeGreaterThan(0);
+  expect(added.cellSketches).toEqual(direct.cellSketches);
+  const byCell = (r: (typeof rows)[number]) => `${r.sex}|${r.ageBand}|${r.race}|${r.ethnicity}`;
+  expect([...added.rows].sort((a, b) => byCell(a).localeCompare(byCell(b)))).toEqual([...rows].sort((a, b) => byCell(a).localeCompare(byCell(b))));
   return { rows, sketch, expected: sketchOfKeys(selected.map((r) => Number(r.k))), persons: selected.length };
 }
 

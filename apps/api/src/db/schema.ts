@@ -670,6 +670,12 @@ export const releasedAnswers = pgTable(
     userId: uuid('user_id'),
     personCount: integer('person_count').notNull(),
     sketch: jsonb('sketch').$type<{ counts: number[]; keySums: number[]; checkSums: number[] }>().notNull(),
+    /**
+     * The first part of the sketch as the ledger's checks hold it in memory (release-ledger.ts): its
+     * 128 counts, then their 128 key sums modulo 2³² (as signed 32-bit numbers). Read apart from the
+     * sketch, whose whole is read only for the kept sets the first parts do not rule out.
+     */
+    sketchFirstPart: integer('sketch_first_part').array().notNull(),
     /** The released result of a whole answer; null for a cell's row (its answer's row holds the result). */
     result: jsonb('result').$type<QueryResult>(),
     /**

@@ -1,8 +1,9 @@
 import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
 import { addAttritionCells, attritionFromRows, presentAttrition, type MeasuredAttrition } from './cohort-definition/attrition';
-import { ANSWER_COLUMNS, BREAKDOWN_COLUMNS, BREAKDOWN_DIMS, compileCohortAggregate, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
+import { compileAnswerAggregate } from './answer-aggregate';
+import { ANSWER_COLUMNS, BREAKDOWN_COLUMNS, BREAKDOWN_DIMS, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
-import { addToSketch, emptySketch, type PersonSetSketch } from './person-set-sketch';
+import { addToSketch, CELLS_PER_PART, emptySketch, type PersonSetSketch } from './person-set-sketch';
 import { cellsWithheldReason, settleRelease, WITHHELD_LABEL, type ReleaseContext, type SketchedCell } from './release-ledger';
 import { belowThreshold, SUPPRESSED_LABEL, suppressSmallCounts, type CountTable } from './suppression';
 import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
@@ -125,7 +126,7 @@ export async function runCohortQuery(
     const aggregateRows = of(2, ['sex', 'age_band', 'race', 'ethnicity', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum', 'dims']);
     return aggregateResult(warehouse, state.schema, { sql: answer.sql, params: answer.params }, { ...options, source: state.source, attrition, stepSketches, fetched: { rows: aggregateRows, started } });
   }
-  const aggregate = compileCohortAggregate(tree, state.schema);
+  const aggregate = compileAnswerAggregate(tree, state.schema, { sketches: options.trackerDefence });
   return aggregateResult(warehouse, state.schema, aggregate, { ...options, source: state.source });
 }
 
@@ -140,29 +141,55 @@ export const cellSketchName = (breakdown: string, ...keys: string[]) => [breakdo
 
 /**
  * The rows of an aggregate statement: the demographic rows, the persons' sketch summed from its
- * cells' rows, and the sketch of each breakdown cell's persons (by `cellSketchName`).
+ * cells' rows, and the sketch of each breakdown cell's persons (by `cellSketchName`). A statement
+ * that sketches each demographic group (`compileAnswerAggregate`: rows with `cells`) has every
+ * sketch added up from the groups', and its demographic rows are its first part's; one that
+ * sketches each breakdown (`aggregateStatement`) has them as they are.
  */
 export function splitAggregateRows(raw: Record<string, unknown>[]): { rows: AggregateRow[]; sketch: PersonSetSketch; cellSketches: Map<string, PersonSetSketch> } {
   const rows: AggregateRow[] = [];
   const sketch = emptySketch();
   const cellSketches = new Map<string, PersonSetSketch>();
+  const cellSketch = (breakdown: string, ...keys: string[]) => {
+    const name = cellSketchName(breakdown, ...keys);
+    let target = cellSketches.get(name);
+    if (!target) cellSketches.set(name, (target = emptySketch()));
+    return target;
+  };
   for (const r of raw) {
     const part = Number(r.part);
     const n = Number(r.n);
+    const partIndex = SKETCH_PART_MARKS.indexOf(part);
+    if (typeof r.cells === 'string') {
+      // A demographic group's sketch, one part of it: added to every sketch the group is in.
+      const [sex, ageBand, race, ethnicity] = [key(r.sex), key(r.age_band), key(r.race), key(r.ethnicity)];
+      if (partIndex === 0) rows.push({ sex, ageBand, race, ethnicity, n, keySum: Number(r.key_sum ?? 0) % KEY_RANGE });
+      const targets = [sketch, cellSketch('sex', sex), cellSketch('age_band', ageBand), cellSketch('race', race), cellSketch('ethnicity', ethnicity), cellSketch('sex_by_age_band', sex, ageBand)];
+      const values = r.cells.split(' ');
+      const first = partIndex * CELLS_PER_PART;
+      for (let v = 0; v + 3 < values.length; v += 4) {
+        const i = first + Number(values[v]);
+        const count = Number(values[v + 1]);
+        const keySum = Number(values[v + 2]);
+        const checkSum = Number(values[v + 3]);
+        // addToSketch, inlined: six sketches for each of some 40,000 cells of a large answer.
+        for (const target of targets) {
+          target.counts[i]! += count;
+          target.keySums[i]! += keySum;
+          target.checkSums[i]! += checkSum;
+        }
+      }
+      continue;
+    }
     if (part === DEMOGRAPHIC_ROWS) {
       rows.push({ sex: key(r.sex), ageBand: key(r.age_band), race: key(r.race), ethnicity: key(r.ethnicity), n, keySum: Number(r.key_sum ?? 0) % KEY_RANGE });
       continue;
     }
     // Statements written before cells were sketched have no `dims`: their sketch rows are the whole answer's.
     const breakdown = r.dims === undefined || r.dims === null ? undefined : BREAKDOWN_OF_DIMS.get(Number(r.dims));
-    let target = sketch;
-    if (breakdown) {
-      const name = cellSketchName(breakdown, ...BREAKDOWN_COLUMNS[breakdown].map((column) => key(r[ROW_COLUMN[column]])));
-      target = cellSketches.get(name) ?? emptySketch();
-      cellSketches.set(name, target);
-    }
+    const target = breakdown ? cellSketch(breakdown, ...BREAKDOWN_COLUMNS[breakdown].map((column) => key(r[ROW_COLUMN[column]]))) : sketch;
     // Key sums of a sketch cell are kept whole (at most 2^24 × persons: exact as a double).
-    addToSketch(target, SKETCH_PART_MARKS.indexOf(part), Number(r[`c${SKETCH_PART_MARKS.indexOf(part)}`]), n, Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
+    addToSketch(target, partIndex, Number(r[`c${partIndex}`]), n, Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
   }
   return { rows, sketch, cellSketches };
 }

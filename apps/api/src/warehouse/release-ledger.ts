@@ -1,4 +1,4 @@
-import { and, asc, between, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { QueryResult } from '@hdp/contract';
 import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
 import type { Database, DbOrTx } from '../db/database';
@@ -84,35 +84,167 @@ export const withheldByCombinationReason = (threshold: number) =>
   `These persons differ by fewer than ${threshold} from what two earlier answers make together (one added to or taken from the other); the counts are withheld, since combining the three answers would show how many.`;
 
 /**
- * The kept answers' counts and the first parts of their sketches, per database and dataset, sorted by
- * count: the combination check reads them all, so each process keeps them in memory (1 kB an
- * answer) and reads from the database only those kept since (under the dataset's lock, so none is
- * missed). Kept answers never change and are never deleted while their dataset is served.
+ * What each process holds of a dataset's ledger, so that no check reads whole sketches it does not
+ * need: every kept set's (answers' and cells') true count and the counts of the first part of its
+ * sketch, which bound how far apart two sets are (`firstPartsApartMoreThan`); whole sketches are read
+ * from the database only for the kept sets that pass. The combination check's kept answers
+ * (ledger-combinations.ts) are held beside them. Only what was kept since the last read is read (under
+ * the dataset's lock, so none is missed). Kept sets never change and are never deleted while their
+ * dataset is served.
  */
-const keptCache = new WeakMap<object, Map<string, { lastId: number; sorted: KeptCounts[] }>>();
+interface HeldLedger {
+  /** The last kept set's id read. */
+  lastId: number;
+  /** Kept sets in the order they were kept: id and whether it is a cell. */
+  ids: number[];
+  isCell: boolean[];
+  /** Per kept set, `CELLS_PER_PART` counts of its sketch's first part, capped at `FIRST_PART_CAP`. */
+  firstParts: Uint16Array;
+  /** Kept sets (their places in `ids`, in order) by true count. */
+  byCount: Map<number, number[]>;
+  /** Whole answers only, sorted by count, for the combination check. */
+  answers: KeptCounts[];
+  /** The read when the process started, while it lasts (`readLedgerAhead`). */
+  readingAhead: Promise<void> | null;
+}
+const heldLedgers = new WeakMap<object, Map<string, HeldLedger>>();
 
-async function keptAnswerCounts(tx: DbOrTx, db: Database, dataset: string): Promise<KeptCounts[]> {
-  let byDataset = keptCache.get(db);
-  if (!byDataset) keptCache.set(db, (byDataset = new Map()));
-  let entry = byDataset.get(dataset);
-  if (!entry) byDataset.set(dataset, (entry = { lastId: 0, sorted: [] }));
-  // Only the first part's counts and key sums (a ninth of a sketch): the whole ledger is read once a process, at its first answer on the dataset.
-  const firstCells = (field: 'counts' | 'keySums') => sql<number[]>`jsonb_path_query_array(${releasedAnswers.sketch}, ${`$.${field}[0 to ${CELLS_PER_PART - 1}]`}::jsonpath)`;
-  const added = await tx
-    .select({ id: releasedAnswers.id, personCount: releasedAnswers.personCount, counts: firstCells('counts'), keySums: firstCells('keySums') })
-    .from(releasedAnswers)
-    // Whole answers only: the combination check is not run over cells (docs/data-explorer.md says why).
-    .where(and(eq(releasedAnswers.dataset, dataset), gt(releasedAnswers.id, entry.lastId), isNull(releasedAnswers.cell)))
-    .orderBy(asc(releasedAnswers.id));
-  if (added.length > 0) {
-    entry.sorted = withKept(entry.sorted, added.map((a) => keptCounts(a.id, a.personCount, { counts: a.counts, keySums: a.keySums, checkSums: [] })));
-    entry.lastId = added[added.length - 1]!.id;
+/**
+ * A first-part count is held in 16 bits. Capping both of two counts never widens the gap between
+ * them, so capped counts still bound a difference from below (a cell of 65,535 persons or more is
+ * one of a set of some 8 million).
+ */
+const FIRST_PART_CAP = 65_535;
+const firstPartOf = (counts: readonly number[]) => Uint16Array.from(counts.slice(0, CELLS_PER_PART), (n) => Math.min(FIRST_PART_CAP, Math.max(0, n)));
+
+/**
+ * Whether two sets are more than `slack` persons apart by their first parts: every person in one and
+ * not the other is in one cell of that part, so a cell whose counts differ by d has d of them at
+ * least. A pair `sketchDifference` finds within `slack` never exceeds it (what it peels accounts for
+ * every cell's difference), so skipping the pairs this rules out changes no decision. Unrelated sets
+ * of the same size are ruled out after a few cells; nested ones (the tracker's) pass.
+ */
+function firstPartsApartMoreThan(slack: number, fresh: Uint16Array, held: Uint16Array, at: number): boolean {
+  let apart = 0;
+  for (let i = 0; i < CELLS_PER_PART; i++) {
+    apart += Math.abs(fresh[i]! - held[at + i]!);
+    if (apart > slack) return true;
   }
-  return entry.sorted;
+  return false;
+}
+
+/** Kept sets read a page at a time: a page's first parts are some 2 MB of text. */
+const PAGE = 10_000;
+
+function heldLedgerOf(db: Database, dataset: string): HeldLedger {
+  let byDataset = heldLedgers.get(db);
+  if (!byDataset) heldLedgers.set(db, (byDataset = new Map()));
+  let held = byDataset.get(dataset);
+  if (!held) byDataset.set(dataset, (held = { lastId: 0, ids: [], isCell: [], firstParts: new Uint16Array(0), byCount: new Map(), answers: [], readingAhead: null }));
+  return held;
+}
+
+/** Reads into `held` what was kept after its last id, page by page. */
+async function readKept(tx: DbOrTx, held: HeldLedger, dataset: string): Promise<void> {
+  for (;;) {
+    // Only the first part's counts and key sums (a ninth of a sketch, in a column of its own).
+    const rows = await tx
+      .select({ id: releasedAnswers.id, personCount: releasedAnswers.personCount, isCell: sql<boolean>`${releasedAnswers.cell} is not null`, firstPart: sql<string>`array_to_string(${releasedAnswers.sketchFirstPart}, ' ')` })
+      .from(releasedAnswers)
+      .where(and(eq(releasedAnswers.dataset, dataset), gt(releasedAnswers.id, held.lastId)))
+      .orderBy(asc(releasedAnswers.id))
+      .limit(PAGE);
+    // Another read (the read-ahead, or an answer's) may have taken some of them meanwhile.
+    // As text: the drivers' parsing of an integer array took most of the read.
+    const added = rows
+      .filter((row) => row.id > held.lastId)
+      .map((row) => {
+        const firstPart = row.firstPart.split(' ').map(Number);
+        return { ...row, counts: firstPart.slice(0, CELLS_PER_PART), keySums: firstPart.slice(CELLS_PER_PART) };
+      });
+    if (added.length > 0) {
+      const first = held.ids.length;
+      const parts = new Uint16Array((first + added.length) * CELLS_PER_PART);
+      parts.set(held.firstParts);
+      added.forEach((row, k) => {
+        const at = first + k;
+        held.ids.push(row.id);
+        held.isCell.push(row.isCell);
+        parts.set(firstPartOf(row.counts), at * CELLS_PER_PART);
+        const sameCount = held.byCount.get(row.personCount);
+        if (sameCount) sameCount.push(at);
+        else held.byCount.set(row.personCount, [at]);
+      });
+      held.firstParts = parts;
+      // Whole answers only: the combination check is not run over cells (docs/data-explorer.md says why).
+      const answers = added.filter((row) => !row.isCell);
+      if (answers.length > 0) held.answers = withKept(held.answers, answers.map((a) => keptCounts(a.id, a.personCount, { counts: a.counts, keySums: a.keySums, checkSums: [] })));
+      held.lastId = added[added.length - 1]!.id;
+    }
+    if (rows.length < PAGE) return;
+  }
+}
+
+/** The dataset's held ledger, with what was kept since it was last read. Called under the dataset's lock, so nothing kept before is missed. */
+async function heldLedger(tx: DbOrTx, db: Database, dataset: string): Promise<HeldLedger> {
+  const held = heldLedgerOf(db, dataset);
+  // A read-ahead on a connection of its own is waited for rather than done again under the lock.
+  if (held.readingAhead) await held.readingAhead;
+  await readKept(tx, held, dataset);
+  return held;
+}
+
+/**
+ * Reads a dataset's ledger ahead of its first answer (when the process starts), outside any lock:
+ * kept sets are committed under the dataset's lock in the order of their ids, so what a read sees
+ * is all that was kept up to some id, and the first answer reads only what was kept since.
+ * `ownConnection`: the database has connections to spare (PostgreSQL), so an answer arriving
+ * meanwhile waits for this read instead of doing it again; the embedded database runs one
+ * transaction at a time, so there an answer reads on and this read takes what is left.
+ */
+export async function readLedgerAhead(db: Database, dataset: string, { ownConnection }: { ownConnection: boolean }): Promise<void> {
+  const held = heldLedgerOf(db, dataset);
+  const reading = readKept(db, held, dataset);
+  if (ownConnection) held.readingAhead = reading.catch(() => undefined);
+  try {
+    await reading;
+  } finally {
+    if (ownConnection) held.readingAhead = null;
+  }
+}
+
+/**
+ * The kept sets whose count is within `slack` of `personCount` and whose first part does not rule
+ * them out, in the order they were kept: the only ones that can be near a fresh set.
+ */
+function candidatesNear(held: HeldLedger, personCount: number, sketch: PersonSetSketch, slack: number): number[] {
+  const fresh = firstPartOf(sketch.counts);
+  const found: number[] = [];
+  for (let count = personCount - slack; count <= personCount + slack; count++) {
+    for (const at of held.byCount.get(count) ?? []) if (!firstPartsApartMoreThan(slack, fresh, held.firstParts, at * CELLS_PER_PART)) found.push(at);
+  }
+  return found.sort((a, b) => a - b);
+}
+
+/** What `released_answers.sketch_first_part` holds of a sketch: the first part's counts, then its key sums modulo 2³². */
+export const sketchFirstPart = (sketch: PersonSetSketch): number[] => [
+  ...sketch.counts.slice(0, CELLS_PER_PART),
+  ...Int32Array.from(sketch.keySums.slice(0, CELLS_PER_PART)),
+];
+
+/** The whole sketches of kept sets (by their places in `held.ids`), read in one statement or a few. */
+async function wholeSketches(tx: DbOrTx, held: HeldLedger, places: Iterable<number>): Promise<Map<number, PersonSetSketch>> {
+  const ids = [...new Set([...places].map((at) => held.ids[at]!))];
+  const sketches = new Map<number, PersonSetSketch>();
+  for (let from = 0; from < ids.length; from += 1000) {
+    const rows = await tx.select({ id: releasedAnswers.id, sketch: releasedAnswers.sketch }).from(releasedAnswers).where(inArray(releasedAnswers.id, ids.slice(from, from + 1000)));
+    for (const row of rows) sketches.set(row.id, row.sketch);
+  }
+  return sketches;
 }
 
 /** The first pair of kept answers whose sum or difference is within 1 to threshold − 1 persons of the fresh answer (ledger-combinations.ts). */
-async function nearKeptCombination(tx: DbOrTx, db: Database, fresh: FreshAnswer, threshold: number) {
+async function nearKeptCombination(tx: DbOrTx, held: HeldLedger, fresh: FreshAnswer, threshold: number) {
   const sketches = new Map<number, PersonSetSketch>();
   const sketchOf = async (id: number) => {
     let sketch = sketches.get(id);
@@ -122,7 +254,7 @@ async function nearKeptCombination(tx: DbOrTx, db: Database, fresh: FreshAnswer,
     }
     return sketch;
   };
-  for (const pair of candidateCombinations(fresh, await keptAnswerCounts(tx, db, fresh.dataset), threshold)) {
+  for (const pair of candidateCombinations(fresh, held.answers, threshold)) {
     if (isNear(fresh.sketch, await sketchOf(pair.first.id), await sketchOf(pair.second.id), pair.sign, threshold)) return pair;
   }
   return undefined;
@@ -170,15 +302,14 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext,
   const threshold = result.suppression_threshold;
   return release.db.transaction(async (tx) => {
     await lockDataset(tx, fresh.dataset);
-    // The sketches only: a kept result is read once one is chosen. Kept cells are in the same pool:
-    // an answer's persons may be near another answer's cell.
-    const near = await tx
-      .select({ id: releasedAnswers.id, sketch: releasedAnswers.sketch, isCell: sql<boolean>`${releasedAnswers.cell} is not null` })
-      .from(releasedAnswers)
-      .where(and(eq(releasedAnswers.dataset, fresh.dataset), between(releasedAnswers.personCount, fresh.personCount - (threshold - 1), fresh.personCount + (threshold - 1))))
-      .orderBy(asc(releasedAnswers.id));
-    for (const kept of near) {
-      const difference = sketchDifference(fresh.sketch, kept.sketch, threshold);
+    const held = await heldLedger(tx, release.db, fresh.dataset);
+    // The whole sketches of the candidates only: a kept result is read once one is chosen. Kept
+    // cells are in the same pool: an answer's persons may be near another answer's cell.
+    const candidates = candidatesNear(held, fresh.personCount, fresh.sketch, threshold - 1);
+    const sketches = await wholeSketches(tx, held, candidates);
+    for (const at of candidates) {
+      const kept = { id: held.ids[at]!, isCell: held.isCell[at]! };
+      const difference = sketchDifference(fresh.sketch, sketches.get(kept.id)!, threshold);
       if (difference === undefined || difference >= threshold) continue;
       // The same persons as a kept cell: its count is this answer's (the same persons, the same
       // perturbation), but the answer is a whole one of its own.
@@ -202,7 +333,7 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext,
       });
       return withheld;
     }
-    const combination = await nearKeptCombination(tx, release.db, fresh, threshold);
+    const combination = await nearKeptCombination(tx, held, fresh, threshold);
     if (combination) {
       const [first, second] = await Promise.all(
         [combination.first, combination.second].map(async (kept) => (await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, kept.id)))[0]!),
@@ -225,7 +356,7 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext,
       });
       return withheldResult(result, withheldByCombinationReason(threshold));
     }
-    const released = cellRelease ? await settleCells(tx, fresh, release, cellRelease) : { result, keep: [] };
+    const released = cellRelease ? await settleCells(tx, held, fresh, release, cellRelease) : { result, keep: [] };
     await tx.insert(releasedAnswers).values({
       dataset: fresh.dataset,
       kind: release.kind,
@@ -233,6 +364,7 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext,
       userId: release.audit.actorId ?? null,
       personCount: fresh.personCount,
       sketch: fresh.sketch,
+      sketchFirstPart: sketchFirstPart(fresh.sketch),
       result: released.result,
     });
     // Each shown cell is kept too, unless the pool holds its persons already (a repeat adds nothing).
@@ -245,6 +377,7 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext,
           userId: release.audit.actorId ?? null,
           personCount: cell.personCount,
           sketch: cell.sketch,
+          sketchFirstPart: sketchFirstPart(cell.sketch),
           result: null,
           cell: { breakdown: cell.breakdown, key: cell.key, label: cell.label, shown: cell.shown },
         })),
@@ -257,47 +390,38 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext,
 /**
  * The breakdown cells of an answer whose persons the ledger released (its total is not near any
  * kept set): each shown cell is compared with every kept set, whole answers' and cells', whose true
- * count is within threshold − 1 of its own. A near one (1 to threshold − 1 persons apart) is
+ * count is within threshold − 1 of its own and whose first part does not rule it out (`candidatesNear`). A near one (1 to threshold − 1 persons apart) is
  * withheld, as a primary suppression: the answer is suppressed again with it, so the person count
  * less the shown cells does not give it back, and the withholding is audited in the same
  * transaction. A cell with the same persons as a kept set shows what that set showed (the same
  * persons, the same perturbation) and is not kept again. Answers the released result and the cells
  * to keep.
  */
-async function settleCells(tx: DbOrTx, fresh: FreshAnswer, release: ReleaseContext, cellRelease: CellRelease): Promise<{ result: QueryResult; keep: SketchedCell[] }> {
+async function settleCells(tx: DbOrTx, held: HeldLedger, fresh: FreshAnswer, release: ReleaseContext, cellRelease: CellRelease): Promise<{ result: QueryResult; keep: SketchedCell[] }> {
   const threshold = fresh.result.suppression_threshold;
   const slack = threshold - 1;
   const cells = cellRelease.cells.filter((cell) => cellRelease.shown(cell.index));
   if (cells.length === 0) return { result: fresh.result, keep: [] };
-  // One read for every cell's range of counts; the ranges of a breakdown's cells overlap, so merge them.
-  const ranges: [number, number][] = [];
-  for (const count of [...new Set(cells.map((c) => c.personCount))].sort((a, b) => a - b)) {
-    const last = ranges[ranges.length - 1];
-    if (last && count - slack <= last[1] + 1) last[1] = count + slack;
-    else ranges.push([count - slack, count + slack]);
-  }
-  const pool = await tx
-    .select({ id: releasedAnswers.id, personCount: releasedAnswers.personCount, sketch: releasedAnswers.sketch })
-    .from(releasedAnswers)
-    .where(and(eq(releasedAnswers.dataset, fresh.dataset), or(...ranges.map(([low, high]) => between(releasedAnswers.personCount, low, high)))))
-    .orderBy(asc(releasedAnswers.id));
+  // The candidates of every cell, from the held ledger; one read of their whole sketches.
+  const candidates = cells.map((cell) => candidatesNear(held, cell.personCount, cell.sketch, slack));
+  const sketches = await wholeSketches(tx, held, candidates.flat());
   const withheld: { cell: SketchedCell; keptId: number }[] = [];
   const known = new Set<number>();
-  for (const cell of cells) {
-    for (const kept of pool) {
-      if (Math.abs(kept.personCount - cell.personCount) > slack) continue;
-      const difference = sketchDifference(cell.sketch, kept.sketch, threshold);
+  cells.forEach((cell, c) => {
+    for (const at of candidates[c]!) {
+      const keptId = held.ids[at]!;
+      const difference = sketchDifference(cell.sketch, sketches.get(keptId)!, threshold);
       if (difference === undefined || difference >= threshold) continue;
       if (difference === 0) {
         known.add(cell.index);
         continue;
       }
-      withheld.push({ cell, keptId: kept.id });
+      withheld.push({ cell, keptId });
       break;
     }
     // The answer's own persons (a breakdown with one category): kept once, as the answer.
     if (cell.personCount === fresh.personCount && sketchDifference(cell.sketch, fresh.sketch, 1) === 0) known.add(cell.index);
-  }
+  });
   if (withheld.length === 0) return { result: fresh.result, keep: cells.filter((c) => !known.has(c.index)) };
   const again = await cellRelease.withhold(withheld.map((w) => w.cell.index));
   const primary = new Set(withheld.map((w) => w.cell.index));
