@@ -115,7 +115,7 @@ const heldLedgers = new WeakMap<object, Map<string, HeldLedger>>();
  * one of a set of some 8 million).
  */
 const FIRST_PART_CAP = 65_535;
-const firstPartOf = (counts: readonly number[]) => Uint16Array.from(counts.slice(0, CELLS_PER_PART), (n) => Math.min(FIRST_PART_CAP, Math.max(0, n)));
+export const firstPartOf = (counts: readonly number[]) => Uint16Array.from(counts.slice(0, CELLS_PER_PART), (n) => Math.min(FIRST_PART_CAP, Math.max(0, n)));
 
 /**
  * Whether two sets are more than `slack` persons apart by their first parts: every person in one and
@@ -124,7 +124,7 @@ const firstPartOf = (counts: readonly number[]) => Uint16Array.from(counts.slice
  * every cell's difference), so skipping the pairs this rules out changes no decision. Unrelated sets
  * of the same size are ruled out after a few cells; nested ones (the tracker's) pass.
  */
-function firstPartsApartMoreThan(slack: number, fresh: Uint16Array, held: Uint16Array, at: number): boolean {
+export function firstPartsApartMoreThan(slack: number, fresh: Uint16Array, held: Uint16Array, at: number): boolean {
   let apart = 0;
   for (let i = 0; i < CELLS_PER_PART; i++) {
     apart += Math.abs(fresh[i]! - held[at + i]!);
