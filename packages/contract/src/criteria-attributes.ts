@@ -1,4 +1,15 @@
-import type { Criteria, CriteriaKind } from './schemas/cohort-definition';
+import type { Criteria } from './schemas/cohort-definition';
+
+// Values only from modules without zod: the web app imports this file through
+// `@hdp/contract/criteria-attributes`, and a value import of the contract's index would bring every
+// schema and zod into the data explorer's first load.
+
+/** The domains a criterion can look at (Circe's criteria classes). */
+export const CRITERIA_KINDS = [
+  'ConditionOccurrence', 'DrugExposure', 'DrugEra', 'ConditionEra', 'ProcedureOccurrence', 'Measurement', 'Observation',
+  'VisitOccurrence', 'Death', 'ObservationPeriod',
+] as const;
+export type CriteriaKind = (typeof CRITERIA_KINDS)[number];
 
 /** Attributes every event domain with a concept, dates and a visit has (Circe's common criteria fields). */
 const COMMON = ['kind', 'codesetId', 'sourceConcept', 'first', 'occurrenceStartDate', 'occurrenceEndDate', 'age', 'gender', 'typeConcepts', 'visitType', 'correlatedCriteria'] as const;

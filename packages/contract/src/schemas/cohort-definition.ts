@@ -57,12 +57,10 @@ export const DateRange = z.object({ op: z.enum(RANGE_OPERATORS), value: IsoDate,
 export type DateRange = z.infer<typeof DateRange>;
 const ConceptIds = z.array(ConceptId).max(1000);
 
-/** The domains a criterion can look at (Circe's criteria classes). */
-export const CRITERIA_KINDS = [
-  'ConditionOccurrence', 'DrugExposure', 'DrugEra', 'ConditionEra', 'ProcedureOccurrence', 'Measurement', 'Observation',
-  'VisitOccurrence', 'Death', 'ObservationPeriod',
-] as const;
-export type CriteriaKind = (typeof CRITERIA_KINDS)[number];
+// The domains a criterion can look at live beside their attributes, in a module without zod that
+// the web app can import.
+import { CRITERIA_KINDS, type CriteriaKind } from '../criteria-attributes';
+export { CRITERIA_KINDS, type CriteriaKind };
 
 /**
  * One criterion: the events of a domain that match its attributes. Attributes a domain does not

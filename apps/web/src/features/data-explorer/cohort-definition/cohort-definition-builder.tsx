@@ -1,5 +1,8 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { Alert, Button, Input, InputNumber, Radio, Select, Space } from 'antd';
+// The builder checks the definition against the contract's schema before each live count, so its
+// chunk (loaded only for a query with a definition) carries zod; the first load does not.
+// eslint-disable-next-line no-restricted-imports
 import { CohortDefinitionExpression, type Criteria, type EndStrategy, type QueryGroup, type QueryResult, type ResultLimit } from '@hdp/contract';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { queryChanged, selectQuery } from '../slice';

@@ -1,16 +1,16 @@
 import { Fragment, useId, useState } from 'react';
 import { Button, Checkbox, Input, InputNumber, Select, Space } from 'antd';
-import {
-  CRITERIA_KINDS,
-  type ConceptSet,
-  type CorrelatedCriteria,
-  type Criteria,
-  type CriteriaGroup,
-  type DateRange,
-  type DemographicCriteria,
-  type NumericRange,
-  type Window,
-  type WindowEndpoint,
+import { CRITERIA_KINDS } from '@hdp/contract/criteria-attributes';
+import type {
+  ConceptSet,
+  CorrelatedCriteria,
+  Criteria,
+  CriteriaGroup,
+  DateRange,
+  DemographicCriteria,
+  NumericRange,
+  Window,
+  WindowEndpoint,
 } from '@hdp/contract';
 import { ConceptPicker } from '../components/concept-picker';
 import {
