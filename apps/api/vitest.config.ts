@@ -6,6 +6,13 @@ import { defineConfig } from 'vitest/config';
  */
 /** Files that must not share a process with another file. */
 const OWN_PROCESS = ['test/error-reporting.test.ts', 'test/error-reporting-traces.test.ts'];
+/**
+ * The attacks on the tracker defence run once, on the PostgreSQL server: what they test is the
+ * ledger's decisions, which are the same on both databases, and only the server runs requests
+ * really at the same time (the embedded database serialises them), so only there does the parallel
+ * attack test the dataset's lock. The ledger's storage is tested on both (ledger and honest-use files).
+ */
+const POSTGRES_ONLY = ['test/tracker-attack.test.ts', 'test/tracker-cell-attack.test.ts'];
 
 export default defineConfig({
   test: {
@@ -23,7 +30,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'api-pglite', include: ['test/**/*.test.ts'], exclude: OWN_PROCESS, env: { HDP_TEST_DB: 'pglite' } },
+        test: { name: 'api-pglite', include: ['test/**/*.test.ts'], exclude: [...OWN_PROCESS, ...POSTGRES_ONLY], env: { HDP_TEST_DB: 'pglite' } },
       },
       // Sentry's SDK keeps its client, scopes and handlers (unhandled rejections, HTTP instrumentation)
       // in process-wide state: in a worker shared with other files, the 5xx test once received an event
@@ -52,6 +59,16 @@ export default defineConfig({
             'test/notebook-runtime.test.ts',
             // It makes its own PostgreSQL database whichever project runs it: once is enough.
             'test/notebook-restart.test.ts',
+            // No database at all: the disclosure-control arithmetic, its LP audits and the sketches.
+            'test/suppression.test.ts',
+            'test/perturbation.test.ts',
+            'test/person-set-sketch.test.ts',
+            'test/ledger-combinations.test.ts',
+            'test/ledger-first-parts.test.ts',
+            'test/output-table-checks.test.ts',
+            // The explorer's answers through HTTP: the warehouse's and the disclosure path's, the same
+            // on either platform database (the ledger's storage is tested on both by the honest-use file).
+            'test/disclosure.test.ts',
           ],
           env: { HDP_TEST_DB: 'postgres' },
         },

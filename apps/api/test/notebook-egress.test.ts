@@ -110,11 +110,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await driver?.delete(spec).catch(() => undefined);
+  // A kernel WebSocket or a proxied stream a test left open would hold the close for Fastify's
+  // keep-alive time (72 s): the notebook is gone, so its connections are ended first.
+  testApp?.app.server.closeAllConnections();
   await testApp?.close();
   unmountNotebookHomes(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
-  // Closing the listening app waits for the clients' keep-alive connections (72 s in Fastify), which
-  // outlasts the default hook timeout when the whole suite runs on two cores.
 }, 180_000);
 
 describe('what the notebook page needs still works', () => {

@@ -165,6 +165,41 @@ describe('every released answer passes through the one path', () => {
   });
 });
 
+describe('the tracker sent in parallel', () => {
+  // Each answer is checked against the ledger and kept in it under the dataset's lock, so answers
+  // that arrive together are still checked one after the other: the two halves of a pair sent at the
+  // same instant, from two accounts, cannot both miss each other. On PostgreSQL the requests really
+  // overlap (the lock is a transaction-level advisory lock); the embedded database serialises them anyway.
+  it('30 pairs sent at once, A from one account and B from another: no pair shows both counts, and the mean does not recover |S|', async () => {
+    const accounts: number[] = [];
+    for (const email of ['ivan@example.org', 'judy@example.org']) {
+      guarded.tokens.push((await guarded.app.userWithRoles(['RESEARCHER'], email)).token);
+      accounts.push(guarded.tokens.length - 1);
+    }
+    const small = condition(373087);
+    const size = await trueCount(small);
+    expect(size).toBeGreaterThan(0);
+    expect(size).toBeLessThan(20);
+    const covers: QueryGroup[] = Array.from({ length: 30 }, (_v, i) => ({ rules: [bornFrom(1921 + i), { field: 'person.gender_concept_id', operator: '=', value: i % 2 ? 8532 : 8507 }] }));
+    const pairs = await Promise.all(
+      covers.map((cover) =>
+        Promise.all([
+          run(guarded, { combinator: 'or', rules: [small, cover] }, accounts[0]),
+          run(guarded, { rules: [cover, { not: true, rules: [small] }] }, accounts[1]),
+        ]),
+      ),
+    );
+    const estimates: number[] = [];
+    for (const [a, b] of pairs) {
+      // Nothing refused by the limits: every request reached the ledger.
+      if (a === 'budget spent' || b === 'budget spent') throw new Error('the limits refused a request of a fresh account');
+      if (a.person_count !== null && b.person_count !== null) estimates.push(a.person_count - b.person_count);
+    }
+    // Whichever half of a pair is checked second finds the first in the ledger.
+    expect(estimates, `|S| = ${size}`).toEqual([]);
+  }, 300_000);
+});
+
 /** Small sets: a rare condition, or a common one among persons born in a narrow span of years. */
 const smallSets = fc.oneof(
   fc.constantFrom(198199, 135526, 373087, 4066995).map(condition),
