@@ -1,7 +1,7 @@
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
-import { Alert, Button, Flex, Progress, Table, Tabs, type TableProps } from 'antd';
-import { CARD_TABLE_CLASS, labelledColumns } from '@/components/card-table';
+import { Alert, Button, Flex, Progress, Tabs, type TableColumnsType } from 'antd';
+import { CardTable } from '@/components/card-table';
 import { RecordFacts, type RecordFact } from '@/components/record-facts';
 import type { Workbench, WorkbenchCohort, WorkbenchDocument, WorkbenchMember, WorkbenchQuery } from '@hdp/contract';
 import { RELEASED_TABLES } from '@hdp/contract/workbench-rules';
@@ -65,21 +65,12 @@ function CohortProvisioning({ cohort }: { cohort: WorkbenchCohort }) {
 }
 
 function MembersTable({ members }: { members: readonly WorkbenchMember[] }) {
-  const columns: TableProps<WorkbenchMember>['columns'] = [
+  const columns: TableColumnsType<WorkbenchMember> = [
     { key: 'name', title: 'Name', dataIndex: 'name', render: (name: string | null) => name ?? '–' },
     { key: 'email', title: 'Email', dataIndex: 'email' },
     { key: 'role', title: 'Role', dataIndex: 'role', render: (role: WorkbenchMember['role']) => MEMBER_ROLE_LABELS[role] },
   ];
-  return (
-    <Table<WorkbenchMember>
-      rowKey="id"
-      size="small"
-      className={CARD_TABLE_CLASS}
-      columns={labelledColumns(columns)}
-      dataSource={members as WorkbenchMember[]}
-      pagination={false}
-    />
-  );
+  return <CardTable<WorkbenchMember> columns={columns} rows={members} />;
 }
 
 /**
@@ -105,7 +96,7 @@ function CohortVersion({ cohort, workbench, canManage }: { cohort: WorkbenchCoho
 }
 
 function CohortsTable({ cohorts, withRows, workbench, canManage = false }: { cohorts: readonly WorkbenchCohort[]; withRows: boolean; workbench?: Workbench; canManage?: boolean }) {
-  const columns: TableProps<WorkbenchCohort>['columns'] = [
+  const columns: TableColumnsType<WorkbenchCohort> = [
     { key: 'name', title: 'Cohort', dataIndex: 'name', render: (name: string, cohort) => <Link href={`/cohorts/${cohort.id}`}>{name}</Link> },
     { key: 'persons', title: 'Persons', dataIndex: 'person_count_display', align: 'right' },
     {
@@ -116,14 +107,10 @@ function CohortsTable({ cohorts, withRows, workbench, canManage = false }: { coh
     { key: 'released', title: 'Released', dataIndex: 'released_at', render: (at: string) => formatDate(at) },
   ];
   return (
-    <Table<WorkbenchCohort>
-      rowKey="id"
-      size="small"
-      className={CARD_TABLE_CLASS}
-      columns={labelledColumns(columns)}
-      dataSource={cohorts as WorkbenchCohort[]}
-      pagination={false}
-      locale={{ emptyText: <span style={MUTED}>No cohorts released to this workbench.</span> }}
+    <CardTable<WorkbenchCohort>
+      columns={columns}
+      rows={cohorts}
+      emptyText="No cohorts released to this workbench."
       scroll={{ x: 'max-content' }}
       expandable={
         withRows
@@ -167,42 +154,22 @@ function RowCounts({ cohort }: { cohort: WorkbenchCohort }) {
 }
 
 function QueriesTable({ queries }: { queries: readonly WorkbenchQuery[] }) {
-  const columns: TableProps<WorkbenchQuery>['columns'] = [
+  const columns: TableColumnsType<WorkbenchQuery> = [
     { key: 'name', title: 'Query', dataIndex: 'name' },
     { key: 'description', title: 'Description', dataIndex: 'description', render: (text: string) => text || '–' },
     { key: 'copied', title: 'Copied', dataIndex: 'copied_at', render: (at: string) => formatDate(at) },
   ];
-  return (
-    <Table<WorkbenchQuery>
-      rowKey="id"
-      size="small"
-      className={CARD_TABLE_CLASS}
-      columns={labelledColumns(columns)}
-      dataSource={queries as WorkbenchQuery[]}
-      pagination={false}
-      locale={{ emptyText: <span style={MUTED}>No saved queries copied into this workbench.</span> }}
-    />
-  );
+  return <CardTable<WorkbenchQuery> columns={columns} rows={queries} emptyText="No saved queries copied into this workbench." />;
 }
 
 function DocumentsTable({ documents }: { documents: readonly WorkbenchDocument[] }) {
-  const columns: TableProps<WorkbenchDocument>['columns'] = [
+  const columns: TableColumnsType<WorkbenchDocument> = [
     { key: 'name', title: 'Document', dataIndex: 'name' },
     { key: 'type', title: 'Type', dataIndex: 'content_type' },
     { key: 'size', title: 'Size', dataIndex: 'size_bytes', align: 'right', render: (bytes: number) => formatSize(bytes) },
     { key: 'copied', title: 'Copied', dataIndex: 'copied_at', render: (at: string) => formatDate(at) },
   ];
-  return (
-    <Table<WorkbenchDocument>
-      rowKey="id"
-      size="small"
-      className={CARD_TABLE_CLASS}
-      columns={labelledColumns(columns)}
-      dataSource={documents as WorkbenchDocument[]}
-      pagination={false}
-      locale={{ emptyText: <span style={MUTED}>No documents copied into this workbench.</span> }}
-    />
-  );
+  return <CardTable<WorkbenchDocument> columns={columns} rows={documents} emptyText="No documents copied into this workbench." />;
 }
 
 /** What the last create or update left out, named as the user picked it, until dismissed. */

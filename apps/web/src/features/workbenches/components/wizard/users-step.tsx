@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Select, Table, type TableProps } from 'antd';
+import { Button, Select, type TableColumnsType } from 'antd';
 import type { Me } from '@hdp/contract';
 import { WORKBENCH_LIMITS, WORKBENCH_MEMBER_ROLES, type WorkbenchMemberRole } from '@hdp/contract/workbench-rules';
 import { LIMITS } from '@hdp/contract/limits';
@@ -8,7 +8,7 @@ import { CANDIDATE_LIMIT, useMemberCandidates, type MemberCandidate } from '../.
 import { MEMBER_ROLE_HELP, MEMBER_ROLE_LABELS } from '../../labels';
 import { memberAdded, memberRemoved, memberRoleChanged, selectWorkbenchWizard, type PickedMember } from '../../slice';
 import { isLastOwnerSelf } from '../../wizard-rules';
-import { CARD_TABLE_CLASS, labelledColumns } from '@/components/card-table';
+import { CardTable } from '@/components/card-table';
 
 const ROLE_OPTIONS = WORKBENCH_MEMBER_ROLES.map((role) => ({ value: role, label: `${MEMBER_ROLE_LABELS[role]}: ${MEMBER_ROLE_HELP[role]}` }));
 const SHORT_ROLE_OPTIONS = WORKBENCH_MEMBER_ROLES.map((role) => ({ value: role, label: MEMBER_ROLE_LABELS[role] }));
@@ -95,7 +95,7 @@ function AddMember() {
 export function UsersStep({ me, showProblems, problems }: { me: Me; showProblems: boolean; problems: string[] }) {
   const dispatch = useAppDispatch();
   const { users } = useAppSelector(selectWorkbenchWizard);
-  const columns: TableProps<PickedMember>['columns'] = [
+  const columns: TableColumnsType<PickedMember> = [
     {
       key: 'person', title: 'Member',
       render: (_value, member) => (
@@ -160,7 +160,7 @@ export function UsersStep({ me, showProblems, problems }: { me: Me; showProblems
           Members ({users.length})
         </h3>
         {/* On a phone each member is a card: name, role and Remove (or why not) stay within the screen. */}
-        <Table<PickedMember> rowKey="id" size="small" className={CARD_TABLE_CLASS} columns={labelledColumns(columns)} dataSource={users} pagination={false} />
+        <CardTable<PickedMember> columns={columns} rows={users} />
       </section>
       {showProblems && problems.length > 0 ? (
         <ul role="alert" style={{ color: '#cf1322', margin: '8px 0 0', paddingInlineStart: 20 }}>
