@@ -1,15 +1,11 @@
 import { useState } from 'react';
-import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Flex, Form, Input, Modal, Table, type TableProps } from 'antd';
-import type { ReleaseRequestSummary, Workbench } from '@hdp/contract';
-import { CARD_TABLE_CLASS, labelledColumns } from '@/components/card-table';
-import { tableLocale } from '@/components/table-states';
-import { formatDate } from '@/lib/dates/format-date';
+import { Button, Flex, Form, Input, Modal } from 'antd';
+import type { Workbench } from '@hdp/contract';
 import { useCreateReleaseRequestMutation, useListReleaseRequestsQuery } from '../api/release-requests';
 import { OUTPUT_PAGE_SIZE } from '../labels';
-import { RequestStateTag } from './request-state-tag';
+import { ReleaseRequestsTable } from './release-requests-table';
 
 const H2 = { fontSize: 16, fontWeight: 600, margin: 0 } as const;
 const MUTED = { color: '#5b6470' } as const;
@@ -29,13 +25,6 @@ export default function OutputsTab({ workbench }: { workbench: Pick<Workbench, '
   const [form] = Form.useForm<{ title: string }>();
   const router = useRouter();
 
-  const columns: TableProps<ReleaseRequestSummary>['columns'] = labelledColumns<ReleaseRequestSummary>([
-    { key: 'title', title: 'Request', render: (_v, r) => <Link href={requestHref(workbench.id, r.id)}>{r.title}</Link> },
-    { key: 'state', title: 'State', render: (_v, r) => <RequestStateTag state={r.state} /> },
-    { key: 'author', title: 'Author', render: (_v, r) => r.author.name || r.author.email },
-    { key: 'files', title: 'Files', dataIndex: 'file_count', align: 'right' },
-    { key: 'updated', title: 'Updated', dataIndex: 'updated_at', render: (at: string) => formatDate(at) },
-  ]);
 
   return (
     <section aria-labelledby="outputs-heading">
@@ -54,20 +43,14 @@ export default function OutputsTab({ workbench }: { workbench: Pick<Workbench, '
         stewards from outside the workbench, and released as a package with a record of every check.
         {mayCreate ? '' : ' Readers can see the requests but not make them.'}
       </p>
-      <Table<ReleaseRequestSummary>
-        className={CARD_TABLE_CLASS}
-        rowKey="id"
-        columns={columns}
-        dataSource={list.data?.requests}
-        loading={list.isFetching}
-        locale={tableLocale({
-          loading: list.isLoading,
-          error: list.error,
-          failureTitle: 'The release requests could not be loaded.',
-          onRetry: () => void list.refetch(),
-          empty: <span style={{ color: '#595959' }}>No release requests yet.</span>,
-        })}
-        pagination={{ current: page, pageSize: OUTPUT_PAGE_SIZE, total: list.data?.total ?? 0, hideOnSinglePage: true, onChange: setPage }}
+      <ReleaseRequestsTable
+        columns={['title', 'state', 'author', 'files', 'updated']}
+        href={(r) => requestHref(workbench.id, r.id)}
+        list={list}
+        page={page}
+        onPage={setPage}
+        failureTitle="The release requests could not be loaded."
+        empty="No release requests yet."
       />
       <Modal
         open={creating}
