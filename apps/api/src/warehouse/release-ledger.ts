@@ -293,6 +293,22 @@ export function withheldResult(result: QueryResult, reason = withheldReason(resu
 }
 
 /**
+ * The audit entry of a release the tracker defence withheld (the whole answer or some of its cells):
+ * `what` says what was withheld and why, after the person and the answer. Never the size of a
+ * difference in it: that is the small count being protected.
+ */
+function auditWithheld(tx: DbOrTx, release: ReleaseContext, threshold: number, what: string, details: Record<string, unknown>) {
+  return appendAuditEntry(tx, release.audit, {
+    eventType: 'DISCLOSURE_TRACKER_SUSPECTED',
+    outcome: 'DENIED',
+    message: `${release.audit.actorEmail ?? 'An answer'} (${nameOf(release)}) ${what}`,
+    resourceType: release.kind,
+    resourceId: release.reference,
+    details: { kind: release.kind, reference: release.reference, threshold, ...details },
+  });
+}
+
+/**
  * Decides what a fresh answer releases (see above), in one transaction with its kept copy or its
  * audit entry. Answers the released result.
  */
@@ -322,14 +338,8 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext,
         return { ...earlierCounts, ...(result.attrition ? { attrition: result.attrition } : {}), execution_time_ms: result.execution_time_ms };
       }
       const withheld = withheldResult(result);
-      await appendAuditEntry(tx, release.audit, {
-        eventType: 'DISCLOSURE_TRACKER_SUSPECTED',
-        outcome: 'DENIED',
-        message: `${release.audit.actorEmail ?? 'An answer'} (${nameOf(release)}) was withheld: its persons differ from those of an earlier answer (${nameOf(earlier!)}) by fewer than ${threshold}`,
-        resourceType: release.kind,
-        resourceId: release.reference,
-        // Never the size of the difference: that is the small count being protected.
-        details: { kind: release.kind, reference: release.reference, threshold, earlier_answer: describeKept(earlier!) },
+      await auditWithheld(tx, release, threshold, `was withheld: its persons differ from those of an earlier answer (${nameOf(earlier!)}) by fewer than ${threshold}`, {
+        earlier_answer: describeKept(earlier!),
       });
       return withheld;
     }
@@ -339,21 +349,13 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext,
         [combination.first, combination.second].map(async (kept) => (await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, kept.id)))[0]!),
       );
       const how = combination.sign === 1 ? 'with' : 'less';
-      await appendAuditEntry(tx, release.audit, {
-        eventType: 'DISCLOSURE_TRACKER_SUSPECTED',
-        outcome: 'DENIED',
-        message: `${release.audit.actorEmail ?? 'An answer'} (${nameOf(release)}) was withheld: its persons differ from those of an earlier answer (${nameOf(first!)}) ${how} those of another (${nameOf(second!)}) by fewer than ${threshold}`,
-        resourceType: release.kind,
-        resourceId: release.reference,
-        // As above: never the size of what is left, which is the small count being protected.
-        details: {
-          kind: release.kind,
-          reference: release.reference,
-          threshold,
-          earlier_answer: describeKept(first!),
-          combined_with: { ...describeKept(second!), combined_as: combination.sign === 1 ? 'added' : 'taken away' },
-        },
-      });
+      await auditWithheld(
+        tx,
+        release,
+        threshold,
+        `was withheld: its persons differ from those of an earlier answer (${nameOf(first!)}) ${how} those of another (${nameOf(second!)}) by fewer than ${threshold}`,
+        { earlier_answer: describeKept(first!), combined_with: { ...describeKept(second!), combined_as: combination.sign === 1 ? 'added' : 'taken away' } },
+      );
       return withheldResult(result, withheldByCombinationReason(threshold));
     }
     const released = cellRelease ? await settleCells(tx, held, fresh, release, cellRelease) : { result, keep: [] };
@@ -429,22 +431,17 @@ async function settleCells(tx: DbOrTx, held: HeldLedger, fresh: FreshAnswer, rel
   for (const { keptId } of withheld) {
     if (!earlier.has(keptId)) earlier.set(keptId, (await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, keptId)))[0]!);
   }
-  await appendAuditEntry(tx, release.audit, {
-    eventType: 'DISCLOSURE_TRACKER_SUSPECTED',
-    outcome: 'DENIED',
-    message: `${release.audit.actorEmail ?? 'An answer'} (${nameOf(release)}) had ${withheld.length === 1 ? 'a cell' : `${withheld.length} cells`} withheld: ${withheld
+  await auditWithheld(
+    tx,
+    release,
+    threshold,
+    `had ${withheld.length === 1 ? 'a cell' : `${withheld.length} cells`} withheld: ${withheld
       .map(({ cell, keptId }) => `${cell.breakdown} ${cell.label}, whose persons differ from those of an earlier answer (${nameOf(earlier.get(keptId)!)}) by fewer than ${threshold}`)
       .join('; ')}`,
-    resourceType: release.kind,
-    resourceId: release.reference,
-    // Never the size of a difference: that is the small count being protected.
-    details: {
-      kind: release.kind,
-      reference: release.reference,
-      threshold,
+    {
       withheld_cells: withheld.map(({ cell, keptId }) => ({ breakdown: cell.breakdown, key: cell.key, label: cell.label, earlier_answer: describeKept(earlier.get(keptId)!) })),
       earlier_answer: describeKept(earlier.get(withheld[0]!.keptId)!),
     },
-  });
+  );
   return { result: again.result, keep: cells.filter((c) => !known.has(c.index) && !primary.has(c.index) && again.shown(c.index)) };
 }
