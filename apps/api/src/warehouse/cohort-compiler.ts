@@ -292,7 +292,7 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
   const joins: string[] = [];
   const eventsIn = new Map<number, string>();
   counted.forEach(({ step, i }, position) => {
-    if (step.step === 'inclusion_rule' && ruleFlags) return;
+    if ((step.step === 'inclusion_rule' && ruleFlags) || step.limitOf !== undefined) return;
     const alias = `sj${position}`;
     // The entry events' persons are the rows: an inner join; every later step, a left join.
     const join = position === 0 ? 'JOIN' : 'LEFT JOIN';
@@ -307,6 +307,14 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
       : `SELECT person_id, ${ruleSteps.map(({ step }) => `SUM(CASE WHEN ${passing(step.rule!)} THEN 1 ELSE 0 END) AS n${step.rule}`).join(', ')} FROM ${ruleFlags} GROUP BY person_id`;
     joins.push(`LEFT JOIN (${perPerson}) sjr ON sjr.person_id = pk."person_id"`);
     for (const { step, i } of ruleSteps) eventsIn.set(i, `COALESCE(sjr.n${step.rule}, 0)`);
+  }
+  // A first / last limit keeps one event of each person who has any in the step it limits: 1 where
+  // that step's count is above 0, without joining the limit's relation (its window still runs where
+  // later steps read it). In step order, so a limit of a limit finds its source's column.
+  for (const { step, i } of counted) {
+    if (step.limitOf === undefined) continue;
+    const source = steps[step.limitOf]!.sameAs ?? step.limitOf;
+    eventsIn.set(i, `CASE WHEN ${eventsIn.get(source)!} > 0 THEN 1 ELSE 0 END`);
   }
   const stepN = (i: number) => `step_n${i}`;
   const bit = new Map(counted.map(({ i }, position) => [i, 2 ** position]));

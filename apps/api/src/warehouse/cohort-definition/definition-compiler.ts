@@ -39,6 +39,11 @@ export interface AttritionStepSql {
   onePerPerson: boolean;
   /** An earlier step (its index) holding exactly the same events: its counts are this step's, and are not counted twice. */
   sameAs?: number;
+  /**
+   * A first / last limit of an earlier step (its index): exactly one event for each person who has
+   * any there, so the step is counted from that step's column, with no join of its own relation.
+   */
+  limitOf?: number;
 }
 
 /** The compiled definition: its CTEs and the names of the relations the answers read. */
@@ -124,7 +129,7 @@ export class DefinitionCompiler {
            ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY start_date ${primaryLimit === 'Last' ? 'DESC' : 'ASC'}, source_event_id) AS event_id
          FROM ${inObservation}) pe${this.limitFilter(primaryLimit, 'event_id')}`,
     );
-    steps.push({ step: 'primary_limit', label: limitLabel('Entry events', primaryLimit), relation: primary, onePerPerson: primaryLimit !== 'All' });
+    steps.push({ step: 'primary_limit', label: limitLabel('Entry events', primaryLimit), relation: primary, onePerPerson: primaryLimit !== 'All', ...(primaryLimit !== 'All' && { limitOf: steps.length - 1 }) });
 
     // "Restrict initial events" and the qualified limit.
     let qualifiedSource = primary;
@@ -143,8 +148,15 @@ export class DefinitionCompiler {
     const qualified = this.cte('qualified_events', this.limited(qualifiedSource, qualifiedLimit, onePerPerson));
     const lastStep = () => steps[steps.length - 1]!.sameAs ?? steps.length - 1;
     const qualifiedSameAs = passesOn(qualifiedLimit) ? lastStep() : undefined;
+    const qualifiedLimitOf = qualifiedSameAs === undefined ? lastStep() : undefined;
     onePerPerson ||= qualifiedLimit !== 'All';
-    steps.push({ step: 'qualified_limit', label: limitLabel('Qualifying events', qualifiedLimit), relation: qualified, onePerPerson, ...(qualifiedSameAs !== undefined && { sameAs: qualifiedSameAs }) });
+    steps.push({
+      step: 'qualified_limit',
+      label: limitLabel('Qualifying events', qualifiedLimit),
+      relation: qualified,
+      onePerPerson,
+      ...(qualifiedSameAs !== undefined ? { sameAs: qualifiedSameAs } : { limitOf: qualifiedLimitOf }),
+    });
 
     // Inclusion rules: one flag per rule and qualifying event.
     let ruleFlags: string | null = null;
@@ -165,9 +177,16 @@ export class DefinitionCompiler {
     const expressionLimit = def.expressionLimit.type;
     const limitedIncluded = this.cte('included_events', this.limited(included, expressionLimit, onePerPerson));
     const includedSameAs = passesOn(expressionLimit) ? lastStep() : undefined;
+    const includedLimitOf = includedSameAs === undefined ? lastStep() : undefined;
     onePerPerson ||= expressionLimit !== 'All';
     const expressionStep = steps.length;
-    steps.push({ step: 'expression_limit', label: limitLabel('Cohort entries', expressionLimit), relation: limitedIncluded, onePerPerson, ...(includedSameAs !== undefined && { sameAs: includedSameAs }) });
+    steps.push({
+      step: 'expression_limit',
+      label: limitLabel('Cohort entries', expressionLimit),
+      relation: limitedIncluded,
+      onePerPerson,
+      ...(includedSameAs !== undefined ? { sameAs: includedSameAs } : { limitOf: includedLimitOf }),
+    });
 
     // Exit: the end strategy and the censoring events; the earliest end on or after the start wins.
     const ends: string[] = [this.strategyEnds(def.endStrategy, limitedIncluded, `${path}.endStrategy`)];
@@ -315,10 +334,10 @@ export class DefinitionCompiler {
     if (criteria.sourceConcept !== undefined && domain.source) {
       where.push(`t."${domain.source}" ${this.inCodeset(criteria.sourceConcept, path, 'sourceConcept')}`);
     }
-    const ordinal = criteria.first ? `, ROW_NUMBER() OVER (PARTITION BY t."person_id" ORDER BY t."${domain.start}", t."${domain.id}") AS ordinal` : '';
-    const inner = `SELECT t.*, t."${domain.id}" AS event_id, t."${domain.start}" AS start_date, ${domain.end} AS end_date,
-        ${domain.hasVisit ? '' : 'CAST(NULL AS BIGINT) AS visit_occurrence_id, '}${domain.concept ? `t."${domain.concept}"` : 'CAST(NULL AS BIGINT)'} AS domain_concept_id${ordinal}
+    const records = `SELECT t.*, t."${domain.id}" AS event_id, t."${domain.start}" AS start_date, ${domain.end} AS end_date,
+        ${domain.hasVisit ? '' : 'CAST(NULL AS BIGINT) AS visit_occurrence_id, '}${domain.concept ? `t."${domain.concept}"` : 'CAST(NULL AS BIGINT)'} AS domain_concept_id
       FROM ${this.t(domain.table)} t${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
+    const inner = criteria.first ? this.firstRecords(records) : records;
     const filters: string[] = [];
     let joins = '';
     if (criteria.first) filters.push('c.ordinal = 1');
@@ -362,6 +381,22 @@ export class DefinitionCompiler {
     );
     const passing = this.group(criteria.correlatedCriteria, own, `${path}.correlatedCriteria`, depth + 1);
     return `SELECT n.person_id, n.event_id, n.start_date, n.end_date, n.visit_occurrence_id, n.domain_concept_id FROM ${own} n JOIN ${passing} g ON g.person_id = n.person_id AND g.event_id = n.event_id`;
+  }
+
+  /**
+   * `records` (person_id, event_id, start_date, ...) with `ordinal`, 1 for each person's first
+   * record: the earliest start date, then the lowest id, as Circe's ROW_NUMBER over the person's
+   * records orders them (nulls last). The window runs only over the records on the person's earliest
+   * start date (all of them when the person has none but null ones), found by a MIN per person and
+   * a join: sorting every record of the concept set in the window took twice as long on DuckDB.
+   */
+  private firstRecords(records: string): string {
+    const all = this.cte('criteria_records', records);
+    const firstDates = this.cte('first_dates', `SELECT person_id, MIN(start_date) AS start_date FROM ${all} GROUP BY person_id`);
+    const candidates =
+      `SELECT r.* FROM ${all} r JOIN ${firstDates} f ON f.person_id = r.person_id AND f.start_date = r.start_date` +
+      ` UNION ALL SELECT r.* FROM ${all} r JOIN ${firstDates} f ON f.person_id = r.person_id WHERE f.start_date IS NULL`;
+    return `SELECT fr.*, ROW_NUMBER() OVER (PARTITION BY fr.person_id ORDER BY fr.start_date, fr.event_id) AS ordinal FROM (${candidates}) fr`;
   }
 
   /**
