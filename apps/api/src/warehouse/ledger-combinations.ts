@@ -123,6 +123,27 @@ function blockKeySums(keySums: Int32Array): Int32Array {
 interface BlockIndex {
   byKeySum: Map<number, KeptCounts | KeptCounts[]>[];
   empty: KeptCounts[][];
+  /** Answers of up to `CELL_INDEXED` persons by each occupied cell of their first part (`cellKey`). */
+  byCell: Map<number, KeptCounts | KeptCounts[]>;
+}
+
+/**
+ * Small answers are also indexed cell by cell. Their blocks are mostly empty, and an empty block
+ * (key sum 0) matches every small answer with the same block empty, by the thousand; a cell that
+ * holds someone matches only answers with the same persons there. A set of more than 128 persons
+ * has an empty block about once in 600 (a block is a twentieth of the cells), so the empty blocks'
+ * lists above this count are short, and the cells of larger answers are not worth their memory.
+ */
+export const CELL_INDEXED = 128;
+
+/** One cell's count and key sum, as a key (a small integer; two cells sharing one only add a pair to bound). */
+const cellKey = (cell: number, count: number, keySum: number) => (Math.imul(Math.imul(keySum, 0x9e3779b1) ^ Math.imul(count, 0x85ebca6b) ^ cell, 0xc2b2ae35) >>> 2);
+
+function addTo(map: Map<number, KeptCounts | KeptCounts[]>, key: number, kept: KeptCounts): void {
+  const there = map.get(key);
+  if (there === undefined) map.set(key, kept);
+  else if (Array.isArray(there)) there.push(kept);
+  else map.set(key, [there, kept]);
 }
 /** Per ledger array: built when first needed, and carried to the array `withKept` makes of it. */
 const blockIndexes = new WeakMap<readonly KeptCounts[], BlockIndex>();
@@ -137,18 +158,17 @@ function indexAnswer(index: BlockIndex, kept: KeptCounts, inOrder: boolean): voi
       else list.splice(firstAtLeast(list, kept.personCount, kept.id), 0, kept);
       continue;
     }
-    const map = index.byKeySum[g]!;
-    const there = map.get(key);
-    if (there === undefined) map.set(key, kept);
-    else if (Array.isArray(there)) there.push(kept);
-    else map.set(key, [there, kept]);
+    addTo(index.byKeySum[g]!, key, kept);
+  }
+  if (kept.personCount <= CELL_INDEXED) {
+    for (let i = 0; i < CELLS_PER_PART; i++) if (kept.firstPart[i] !== 0) addTo(index.byCell, cellKey(i, kept.firstPart[i]!, kept.firstKeySums[i]!), kept);
   }
 }
 
 function blockIndexOf(sorted: readonly KeptCounts[]): BlockIndex {
   let index = blockIndexes.get(sorted);
   if (!index) {
-    index = { byKeySum: Array.from({ length: BLOCKS }, () => new Map()), empty: Array.from({ length: BLOCKS }, () => []) };
+    index = { byKeySum: Array.from({ length: BLOCKS }, () => new Map()), empty: Array.from({ length: BLOCKS }, () => []), byCell: new Map() };
     for (const kept of sorted) indexAnswer(index, kept, true);
     blockIndexes.set(sorted, index);
   }
@@ -231,14 +251,20 @@ function combined(first: PersonSetSketch, second: PersonSetSketch, sign: 1 | -1)
   };
 }
 
+/** A found partner, looked up in `map`, if its count is in [low, high]. */
+function pushFound(found: KeptCounts[], there: KeptCounts | KeptCounts[] | undefined, low: number, high: number): void {
+  if (there === undefined) return;
+  if (!Array.isArray(there)) {
+    if (there.personCount >= low && there.personCount <= high) found.push(there);
+  } else for (const kept of there) if (kept.personCount >= low && kept.personCount <= high) found.push(kept);
+}
+
 /**
- * The kept answers with counts in [low, high] whose key sum over some block is what a near
- * combination of `first` with the new answer would leave there (see `BLOCKS`), each once, sorted by
- * count then id; `blocks` is the threshold (a combination leaving fewer than it touches fewer blocks).
+ * Into `found`, the kept answers with counts in [low, high] whose key sum over some block is what a
+ * near combination of `first` with the new answer would leave there (see `BLOCKS`); `blocks` is the
+ * threshold (a combination leaving fewer than it touches fewer blocks).
  */
-function partnersByBlock(index: BlockIndex, fresh: Int32Array, first: KeptCounts, sign: 1 | -1, low: number, high: number, blocks: number): KeptCounts[] {
-  const own = first.blocks;
-  const found: KeptCounts[] = [];
+function partnersByBlock(index: BlockIndex, fresh: Int32Array, own: Int32Array, sign: 1 | -1, low: number, high: number, blocks: number, found: KeptCounts[]): void {
   for (let g = 0; g < blocks; g++) {
     // B = sign·(N − A) on an untouched block.
     const key = (sign * (fresh[g]! - own[g]!)) | 0;
@@ -247,12 +273,59 @@ function partnersByBlock(index: BlockIndex, fresh: Int32Array, first: KeptCounts
       for (let k = firstAtLeast(list, low); k < list.length && list[k]!.personCount <= high; k++) found.push(list[k]!);
       continue;
     }
-    const there = index.byKeySum[g]!.get(key);
-    if (there === undefined) continue;
-    if (!Array.isArray(there)) {
-      if (there.personCount >= low && there.personCount <= high) found.push(there);
-    } else for (const kept of there) if (kept.personCount >= low && kept.personCount <= high) found.push(kept);
+    pushFound(found, index.byKeySum[g]!.get(key), low, high);
   }
+}
+
+/** Cells of the first part to look up (`partnersByCell`); one array for every look-up, as they run one at a time. */
+const probes = new Int32Array(CELLS_PER_PART);
+
+/**
+ * Into `found`, the kept answers of up to `CELL_INDEXED` persons with counts in [low, high] that hold
+ * exactly what a near combination of `first` with the new answer would leave in some cell, of enough
+ * cells that a near partner is among them; false (nothing looked up) when there are too few such cells.
+ *
+ * B would hold sign·(N − A) in every cell the combination leaves untouched, and it touches at most
+ * `slack` cells. A cell where that is no count at all, or fewer than none, is touched in any case
+ * (B holds no one there with a key sum, and never fewer than no one). So of any `slack` − (those) + 1
+ * of the cells where it is a positive count, one is untouched, and there B's count and key sum are
+ * sign·(N − A)'s exactly: one look-up a cell, each matching only answers with those very persons there.
+ */
+function partnersByCell(index: BlockIndex, fresh: Int32Array, freshKeys: Int32Array, first: KeptCounts, sign: 1 | -1, low: number, high: number, slack: number, found: KeptCounts[]): boolean {
+  const a = first.firstPart;
+  const aKeys = first.firstKeySums;
+  let touched = 0;
+  let positive = 0;
+  for (let i = 0; i < CELLS_PER_PART; i++) {
+    const count = sign * (fresh[i]! - a[i]!);
+    if (count > 0) probes[positive++] = i;
+    else if (count < 0 || ((freshKeys[i]! - aKeys[i]!) | 0) !== 0) touched++;
+  }
+  // More touched than the slack: no partner at all.
+  if (touched > slack) return true;
+  const needed = slack - touched + 1;
+  if (positive < needed) return false;
+  for (let k = 0; k < needed; k++) {
+    const i = probes[k]!;
+    pushFound(found, index.byCell.get(cellKey(i, sign * (fresh[i]! - a[i]!), (sign * (freshKeys[i]! - aKeys[i]!)) | 0)), low, high);
+  }
+  return true;
+}
+
+/**
+ * The kept answers with counts in [low, high] that may make a near combination with `first` (see
+ * `BLOCKS` and `partnersByCell`), each once, sorted by count then id. Where some block of the
+ * combination would be empty, the small partners are looked up by cell rather than by block, and
+ * the larger ones, which seldom have an empty block, by block.
+ */
+function partnersOf(index: BlockIndex, freshBlocks: Int32Array, freshFirst: Int32Array, freshKeys: Int32Array, first: KeptCounts, sign: 1 | -1, low: number, high: number, threshold: number): KeptCounts[] {
+  const own = first.blocks;
+  const found: KeptCounts[] = [];
+  let emptyBlock = false;
+  for (let g = 0; g < threshold; g++) if (((sign * (freshBlocks[g]! - own[g]!)) | 0) === 0) emptyBlock = true;
+  if (emptyBlock && low <= CELL_INDEXED && partnersByCell(index, freshFirst, freshKeys, first, sign, low, Math.min(high, CELL_INDEXED), threshold - 1, found)) {
+    if (high > CELL_INDEXED) partnersByBlock(index, freshBlocks, own, sign, CELL_INDEXED + 1, high, threshold, found);
+  } else partnersByBlock(index, freshBlocks, own, sign, low, high, threshold, found);
   if (found.length < 2) return found;
   found.sort(byCount);
   return found.filter((kept, k) => k === 0 || found[k - 1] !== kept);
@@ -298,10 +371,13 @@ export function* candidateCombinations<K extends KeptCounts>(
     while (lowMinus < size && sorted[lowMinus]!.personCount < a - n - slack) lowMinus++;
     if (highMinus < lowMinus) highMinus = lowMinus;
     while (highMinus < size && sorted[highMinus]!.personCount <= a - n + slack) highMinus++;
-    if (lowMinus < highMinus && !outsideMoreThan(slack, first.firstPart, first.firstKeySums, freshFirst, freshKeys)) {
+    if (lowMinus < highMinus) {
+      // A few partners are bounded pair by pair; before many are looked up, A is bounded alone.
       if (highMinus - lowMinus > byBlock) {
-        for (const second of partnersByBlock(blockIndexOf(sorted), freshBlocks, first, -1, a - n - slack, a - n + slack, threshold) as K[]) {
-          if (second !== first && !occupiedApartMoreThan(slack, freshOccupied, first.occupied, second.occupied, -1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, second, -1)) yield { first, second, sign: -1 };
+        if (!outsideMoreThan(slack, first.firstPart, first.firstKeySums, freshFirst, freshKeys)) {
+          for (const second of partnersOf(blockIndexOf(sorted), freshBlocks, freshFirst, freshKeys, first, -1, a - n - slack, a - n + slack, threshold) as K[]) {
+            if (second !== first && !occupiedApartMoreThan(slack, freshOccupied, first.occupied, second.occupied, -1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, second, -1)) yield { first, second, sign: -1 };
+          }
         }
       } else {
         for (let j = lowMinus; j < highMinus; j++) {
@@ -314,10 +390,12 @@ export function* candidateCombinations<K extends KeptCounts>(
     if (lowPlus > highPlus) lowPlus = highPlus;
     // Each unordered pair once: B after A.
     const from = Math.max(lowPlus, i + 1);
-    if (from < highPlus && !outsideMoreThan(slack, freshFirst, freshKeys, first.firstPart, first.firstKeySums)) {
+    if (from < highPlus) {
       if (highPlus - from > byBlock) {
-        for (const second of partnersByBlock(blockIndexOf(sorted), freshBlocks, first, 1, n - a - slack, n - a + slack, threshold) as K[]) {
-          if (byCount(second, first) > 0 && !occupiedApartMoreThan(slack, freshOccupied, first.occupied, second.occupied, 1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, second, 1)) yield { first, second, sign: 1 };
+        if (!outsideMoreThan(slack, freshFirst, freshKeys, first.firstPart, first.firstKeySums)) {
+          for (const second of partnersOf(blockIndexOf(sorted), freshBlocks, freshFirst, freshKeys, first, 1, n - a - slack, n - a + slack, threshold) as K[]) {
+            if (byCount(second, first) > 0 && !occupiedApartMoreThan(slack, freshOccupied, first.occupied, second.occupied, 1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, second, 1)) yield { first, second, sign: 1 };
+          }
         }
       } else {
         for (let j = from; j < highPlus; j++) {
