@@ -121,10 +121,9 @@ function blockKeySums(keySums: Int32Array): Int32Array {
  * look-up of it takes those within a window of counts only.
  */
 interface BlockIndex {
-  byKeySum: Map<number, KeptCounts | KeptCounts[]>[];
+  /** Every answer by each block's key sum (`blockKey`), and the small ones also by each occupied cell (`cellKey`). */
+  byKey: KeyIndex;
   empty: KeptCounts[][];
-  /** Answers of up to `CELL_INDEXED` persons by each occupied cell of their first part (`cellKey`). */
-  byCell: Map<number, KeptCounts | KeptCounts[]>;
 }
 
 /**
@@ -136,39 +135,98 @@ interface BlockIndex {
  */
 export const CELL_INDEXED = 128;
 
-/** One cell's count and key sum, as a key (a small integer; two cells sharing one only add a pair to bound). */
-const cellKey = (cell: number, count: number, keySum: number) => (Math.imul(Math.imul(keySum, 0x9e3779b1) ^ Math.imul(count, 0x85ebca6b) ^ cell, 0xc2b2ae35) >>> 2);
+/**
+ * Keys of a block's key sum and of a cell's count and key sum, mixed into 32 bits. Two that share a
+ * key only add a pair for the bounds to rule out; a near pair is never lost by it.
+ */
+const blockKey = (block: number, keySum: number) => Math.imul(Math.imul(keySum, 0x9e3779b1) ^ block, 0x85ebca6b) ^ 0x5bd1e995;
+const cellKey = (cell: number, count: number, keySum: number) => Math.imul(Math.imul(keySum, 0x9e3779b1) ^ Math.imul(count, 0x85ebca6b) ^ (cell << 8), 0xc2b2ae35);
 
-function addTo(map: Map<number, KeptCounts | KeptCounts[]>, key: number, kept: KeptCounts): void {
-  const there = map.get(key);
-  if (there === undefined) map.set(key, kept);
-  else if (Array.isArray(there)) there.push(kept);
-  else map.set(key, [there, kept]);
+/**
+ * A multimap of those keys to kept answers, in typed arrays (a chain per slot): a look-up is a few
+ * array reads, where a `Map` per block took most of the check's time, and an entry costs 16 bytes.
+ */
+class KeyIndex {
+  answers: KeptCounts[] = [];
+  heads = new Int32Array(1 << 10).fill(-1);
+  keys = new Int32Array(1 << 10);
+  places = new Int32Array(1 << 10);
+  next = new Int32Array(1 << 10);
+  size = 0;
+
+  /** Adds `kept` (from now on at `place`) under each key of `keys`, `count` of them. */
+  add(kept: KeptCounts, keys: Int32Array, count: number): void {
+    const place = this.answers.length;
+    this.answers.push(kept);
+    if (this.size + count > this.keys.length) this.grow(this.size + count);
+    const mask = this.heads.length - 1;
+    for (let k = 0; k < count; k++) {
+      const key = keys[k]!;
+      const entry = this.size++;
+      this.keys[entry] = key;
+      this.places[entry] = place;
+      this.next[entry] = this.heads[key & mask]!;
+      this.heads[key & mask] = entry;
+    }
+  }
+
+  private grow(needed: number): void {
+    let length = this.keys.length;
+    while (length < needed) length *= 2;
+    const widen = (array: Int32Array) => {
+      const wider = new Int32Array(length);
+      wider.set(array.subarray(0, this.size));
+      return wider;
+    };
+    this.keys = widen(this.keys);
+    this.places = widen(this.places);
+    this.next = new Int32Array(length);
+    this.heads = new Int32Array(length).fill(-1);
+    const mask = length - 1;
+    for (let entry = 0; entry < this.size; entry++) {
+      this.next[entry] = this.heads[this.keys[entry]! & mask]!;
+      this.heads[this.keys[entry]! & mask] = entry;
+    }
+  }
+
+  /** Into `found`, the answers under `key` with counts in [low, high]. */
+  find(key: number, low: number, high: number, found: KeptCounts[]): void {
+    const keys = this.keys;
+    for (let entry = this.heads[key & (this.heads.length - 1)]!; entry !== -1; entry = this.next[entry]!) {
+      if (keys[entry] !== key) continue;
+      const kept = this.answers[this.places[entry]!]!;
+      if (kept.personCount >= low && kept.personCount <= high) found.push(kept);
+    }
+  }
 }
+
+/** An answer's keys (`indexAnswer`): one array for all, as answers are indexed one at a time. */
+const answerKeys = new Int32Array(BLOCKS + CELLS_PER_PART);
+
 /** Per ledger array: built when first needed, and carried to the array `withKept` makes of it. */
 const blockIndexes = new WeakMap<readonly KeptCounts[], BlockIndex>();
 
 function indexAnswer(index: BlockIndex, kept: KeptCounts, inOrder: boolean): void {
   const sums = kept.blocks;
+  let keys = 0;
   for (let g = 0; g < BLOCKS; g++) {
     const key = sums[g]!;
     if (key === 0) {
       const list = index.empty[g]!;
       if (inOrder) list.push(kept);
       else list.splice(firstAtLeast(list, kept.personCount, kept.id), 0, kept);
-      continue;
-    }
-    addTo(index.byKeySum[g]!, key, kept);
+    } else answerKeys[keys++] = blockKey(g, key);
   }
   if (kept.personCount <= CELL_INDEXED) {
-    for (let i = 0; i < CELLS_PER_PART; i++) if (kept.firstPart[i] !== 0) addTo(index.byCell, cellKey(i, kept.firstPart[i]!, kept.firstKeySums[i]!), kept);
+    for (let i = 0; i < CELLS_PER_PART; i++) if (kept.firstPart[i] !== 0) answerKeys[keys++] = cellKey(i, kept.firstPart[i]!, kept.firstKeySums[i]!);
   }
+  index.byKey.add(kept, answerKeys, keys);
 }
 
 function blockIndexOf(sorted: readonly KeptCounts[]): BlockIndex {
   let index = blockIndexes.get(sorted);
   if (!index) {
-    index = { byKeySum: Array.from({ length: BLOCKS }, () => new Map()), empty: Array.from({ length: BLOCKS }, () => []), byCell: new Map() };
+    index = { byKey: new KeyIndex(), empty: Array.from({ length: BLOCKS }, () => []) };
     for (const kept of sorted) indexAnswer(index, kept, true);
     blockIndexes.set(sorted, index);
   }
@@ -251,14 +309,6 @@ function combined(first: PersonSetSketch, second: PersonSetSketch, sign: 1 | -1)
   };
 }
 
-/** A found partner, looked up in `map`, if its count is in [low, high]. */
-function pushFound(found: KeptCounts[], there: KeptCounts | KeptCounts[] | undefined, low: number, high: number): void {
-  if (there === undefined) return;
-  if (!Array.isArray(there)) {
-    if (there.personCount >= low && there.personCount <= high) found.push(there);
-  } else for (const kept of there) if (kept.personCount >= low && kept.personCount <= high) found.push(kept);
-}
-
 /**
  * Into `found`, the kept answers with counts in [low, high] whose key sum over some block is what a
  * near combination of `first` with the new answer would leave there (see `BLOCKS`); `blocks` is the
@@ -273,7 +323,7 @@ function partnersByBlock(index: BlockIndex, fresh: Int32Array, own: Int32Array, 
       for (let k = firstAtLeast(list, low); k < list.length && list[k]!.personCount <= high; k++) found.push(list[k]!);
       continue;
     }
-    pushFound(found, index.byKeySum[g]!.get(key), low, high);
+    index.byKey.find(blockKey(g, key), low, high, found);
   }
 }
 
@@ -307,7 +357,7 @@ function partnersByCell(index: BlockIndex, fresh: Int32Array, freshKeys: Int32Ar
   if (positive < needed) return false;
   for (let k = 0; k < needed; k++) {
     const i = probes[k]!;
-    pushFound(found, index.byCell.get(cellKey(i, sign * (fresh[i]! - a[i]!), (sign * (freshKeys[i]! - aKeys[i]!)) | 0)), low, high);
+    index.byKey.find(cellKey(i, sign * (fresh[i]! - a[i]!), (sign * (freshKeys[i]! - aKeys[i]!)) | 0), low, high, found);
   }
   return true;
 }
