@@ -88,9 +88,13 @@ function bitCount(x: number): number {
  * left at least; of N ≈ A − B, every cell occupied in A and in neither N nor B, or the reverse.
  * Small answers occupy a cell a person, so this rules out most of their pairs in a few operations.
  */
-function occupiedApartMoreThan(slack: number, fresh: Int32Array, first: Int32Array, second: Int32Array, sign: 1 | -1): boolean {
+function occupiedApartMoreThan(slack: number, fresh: Int32Array, first: Int32Array, firstAt: number, second: Int32Array, secondAt: number, sign: 1 | -1): boolean {
   let apart = 0;
-  for (let w = 0; w < WORDS; w++) apart += bitCount(sign === 1 ? fresh[w]! ^ (first[w]! | second[w]!) : first[w]! ^ (fresh[w]! | second[w]!));
+  for (let w = 0; w < WORDS; w++) {
+    const a = first[firstAt + w]!;
+    const b = second[secondAt + w]!;
+    apart += bitCount(sign === 1 ? fresh[w]! ^ (a | b) : a ^ (fresh[w]! | b));
+  }
   return apart > slack;
 }
 
@@ -250,9 +254,23 @@ function firstAtLeast(list: readonly KeptCounts[], count: number, id = -Infinity
 export function withKept<K extends KeptCounts>(sorted: readonly K[], added: readonly K[]): K[] {
   const fresh = [...added].sort(byCount);
   const merged = new Array<K>(sorted.length + fresh.length);
+  const before = packedArrays.get(sorted);
+  const packed: Packed | undefined = before && { counts: new Int32Array(merged.length), occupied: new Int32Array(merged.length * WORDS) };
   let i = 0;
   let j = 0;
-  for (let k = 0; k < merged.length; k++) merged[k] = j >= fresh.length || (i < sorted.length && byCount(sorted[i]!, fresh[j]!) <= 0) ? sorted[i++]! : fresh[j++]!;
+  for (let k = 0; k < merged.length; k++) {
+    if (j >= fresh.length || (i < sorted.length && byCount(sorted[i]!, fresh[j]!) <= 0)) {
+      if (packed) {
+        packed.counts[k] = before!.counts[i]!;
+        for (let w = 0; w < WORDS; w++) packed.occupied[k * WORDS + w] = before!.occupied[i * WORDS + w]!;
+      }
+      merged[k] = sorted[i++]!;
+    } else {
+      if (packed) pack(packed, k, fresh[j]!);
+      merged[k] = fresh[j++]!;
+    }
+  }
+  if (packed) packedArrays.set(merged, packed);
   const index = blockIndexes.get(sorted);
   if (index) {
     blockIndexes.delete(sorted);
@@ -260,6 +278,33 @@ export function withKept<K extends KeptCounts>(sorted: readonly K[], added: read
     blockIndexes.set(merged, index);
   }
   return merged;
+}
+
+/**
+ * A ledger array's counts and occupied cells, packed in its order: a window of partners is scanned
+ * through contiguous memory rather than through an object and an array per answer (the scans'
+ * reads from all over the heap took more time than their arithmetic). Built when first needed and
+ * merged by `withKept` after.
+ */
+interface Packed {
+  counts: Int32Array;
+  occupied: Int32Array;
+}
+const packedArrays = new WeakMap<readonly KeptCounts[], Packed>();
+
+function pack(packed: Packed, at: number, kept: KeptCounts): void {
+  packed.counts[at] = kept.personCount;
+  for (let w = 0; w < WORDS; w++) packed.occupied[at * WORDS + w] = kept.occupied[w]!;
+}
+
+function packedOf(sorted: readonly KeptCounts[]): Packed {
+  let packed = packedArrays.get(sorted);
+  if (!packed) {
+    packed = { counts: new Int32Array(sorted.length), occupied: new Int32Array(sorted.length * WORDS) };
+    for (let k = 0; k < sorted.length; k++) pack(packed, k, sorted[k]!);
+    packedArrays.set(sorted, packed);
+  }
+  return packed;
 }
 
 /**
@@ -409,6 +454,7 @@ export function* candidateCombinations<K extends KeptCounts>(
   const freshOccupied = occupiedCells(freshFirst);
   const byBlock = threshold <= BLOCKS ? scanUpTo : Infinity;
   const size = sorted.length;
+  const { counts, occupied } = packedOf(sorted);
   // N ≈ A − B: B's count within slack of a − n, at indices [lowMinus, highMinus).
   let lowMinus = 0;
   let highMinus = 0;
@@ -417,26 +463,26 @@ export function* candidateCombinations<K extends KeptCounts>(
   let highPlus = size;
   for (let i = 0; i < size; i++) {
     const first = sorted[i]!;
-    const a = first.personCount;
-    while (lowMinus < size && sorted[lowMinus]!.personCount < a - n - slack) lowMinus++;
+    const a = counts[i]!;
+    while (lowMinus < size && counts[lowMinus]! < a - n - slack) lowMinus++;
     if (highMinus < lowMinus) highMinus = lowMinus;
-    while (highMinus < size && sorted[highMinus]!.personCount <= a - n + slack) highMinus++;
+    while (highMinus < size && counts[highMinus]! <= a - n + slack) highMinus++;
     if (lowMinus < highMinus) {
       // A few partners are bounded pair by pair; before many are looked up, A is bounded alone.
       if (highMinus - lowMinus > byBlock) {
         if (!outsideMoreThan(slack, first.firstPart, first.firstKeySums, freshFirst, freshKeys)) {
           for (const second of partnersOf(blockIndexOf(sorted), freshBlocks, freshFirst, freshKeys, first, -1, a - n - slack, a - n + slack, threshold) as K[]) {
-            if (second !== first && !occupiedApartMoreThan(slack, freshOccupied, first.occupied, second.occupied, -1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, second, -1)) yield { first, second, sign: -1 };
+            if (second !== first && !occupiedApartMoreThan(slack, freshOccupied, first.occupied, 0, second.occupied, 0, -1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, second, -1)) yield { first, second, sign: -1 };
           }
         }
       } else {
         for (let j = lowMinus; j < highMinus; j++) {
-          if (j !== i && !occupiedApartMoreThan(slack, freshOccupied, first.occupied, sorted[j]!.occupied, -1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, sorted[j]!, -1)) yield { first, second: sorted[j]!, sign: -1 };
+          if (j !== i && !occupiedApartMoreThan(slack, freshOccupied, occupied, i * WORDS, occupied, j * WORDS, -1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, sorted[j]!, -1)) yield { first, second: sorted[j]!, sign: -1 };
         }
       }
     }
-    while (highPlus > 0 && sorted[highPlus - 1]!.personCount > n - a + slack) highPlus--;
-    while (lowPlus > 0 && sorted[lowPlus - 1]!.personCount >= n - a - slack) lowPlus--;
+    while (highPlus > 0 && counts[highPlus - 1]! > n - a + slack) highPlus--;
+    while (lowPlus > 0 && counts[lowPlus - 1]! >= n - a - slack) lowPlus--;
     if (lowPlus > highPlus) lowPlus = highPlus;
     // Each unordered pair once: B after A.
     const from = Math.max(lowPlus, i + 1);
@@ -444,12 +490,12 @@ export function* candidateCombinations<K extends KeptCounts>(
       if (highPlus - from > byBlock) {
         if (!outsideMoreThan(slack, freshFirst, freshKeys, first.firstPart, first.firstKeySums)) {
           for (const second of partnersOf(blockIndexOf(sorted), freshBlocks, freshFirst, freshKeys, first, 1, n - a - slack, n - a + slack, threshold) as K[]) {
-            if (byCount(second, first) > 0 && !occupiedApartMoreThan(slack, freshOccupied, first.occupied, second.occupied, 1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, second, 1)) yield { first, second, sign: 1 };
+            if (byCount(second, first) > 0 && !occupiedApartMoreThan(slack, freshOccupied, first.occupied, 0, second.occupied, 0, 1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, second, 1)) yield { first, second, sign: 1 };
           }
         }
       } else {
         for (let j = from; j < highPlus; j++) {
-          if (!occupiedApartMoreThan(slack, freshOccupied, first.occupied, sorted[j]!.occupied, 1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, sorted[j]!, 1)) yield { first, second: sorted[j]!, sign: 1 };
+          if (!occupiedApartMoreThan(slack, freshOccupied, occupied, i * WORDS, occupied, j * WORDS, 1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, sorted[j]!, 1)) yield { first, second: sorted[j]!, sign: 1 };
         }
       }
     }
