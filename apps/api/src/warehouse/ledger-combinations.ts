@@ -98,6 +98,17 @@ function occupiedApartMoreThan(slack: number, fresh: Int32Array, first: Int32Arr
   return apart > slack;
 }
 
+/**
+ * Whether no block is left untouched by N − A − sign·B (its key sum is not 0 in any block): a near
+ * combination touches fewer than `BLOCKS` blocks (see `BLOCKS`), so it always has one. For the
+ * pairs of a window scanned, from the packed block sums: twenty reads in a row, where the bound on
+ * the cells reads both answers' arrays from wherever they lie.
+ */
+function noBlockUntouched(fresh: Int32Array, blocks: Int32Array, firstAt: number, secondAt: number, sign: 1 | -1): boolean {
+  for (let g = 0; g < BLOCKS; g++) if (((fresh[g]! - blocks[firstAt + g]! - sign * blocks[secondAt + g]!) | 0) === 0) return false;
+  return true;
+}
+
 const byCount = (a: KeptCounts, b: KeptCounts) => a.personCount - b.personCount || a.id - b.id;
 
 /**
@@ -255,7 +266,7 @@ export function withKept<K extends KeptCounts>(sorted: readonly K[], added: read
   const fresh = [...added].sort(byCount);
   const merged = new Array<K>(sorted.length + fresh.length);
   const before = packedArrays.get(sorted);
-  const packed: Packed | undefined = before && { counts: new Int32Array(merged.length), occupied: new Int32Array(merged.length * WORDS) };
+  const packed: Packed | undefined = before && { counts: new Int32Array(merged.length), occupied: new Int32Array(merged.length * WORDS), blocks: new Int32Array(merged.length * BLOCKS) };
   let i = 0;
   let j = 0;
   for (let k = 0; k < merged.length; k++) {
@@ -263,6 +274,7 @@ export function withKept<K extends KeptCounts>(sorted: readonly K[], added: read
       if (packed) {
         packed.counts[k] = before!.counts[i]!;
         for (let w = 0; w < WORDS; w++) packed.occupied[k * WORDS + w] = before!.occupied[i * WORDS + w]!;
+        for (let g = 0; g < BLOCKS; g++) packed.blocks[k * BLOCKS + g] = before!.blocks[i * BLOCKS + g]!;
       }
       merged[k] = sorted[i++]!;
     } else {
@@ -289,18 +301,21 @@ export function withKept<K extends KeptCounts>(sorted: readonly K[], added: read
 interface Packed {
   counts: Int32Array;
   occupied: Int32Array;
+  /** The block key sums (`BLOCKS` an answer). */
+  blocks: Int32Array;
 }
 const packedArrays = new WeakMap<readonly KeptCounts[], Packed>();
 
 function pack(packed: Packed, at: number, kept: KeptCounts): void {
   packed.counts[at] = kept.personCount;
   for (let w = 0; w < WORDS; w++) packed.occupied[at * WORDS + w] = kept.occupied[w]!;
+  for (let g = 0; g < BLOCKS; g++) packed.blocks[at * BLOCKS + g] = kept.blocks[g]!;
 }
 
 function packedOf(sorted: readonly KeptCounts[]): Packed {
   let packed = packedArrays.get(sorted);
   if (!packed) {
-    packed = { counts: new Int32Array(sorted.length), occupied: new Int32Array(sorted.length * WORDS) };
+    packed = { counts: new Int32Array(sorted.length), occupied: new Int32Array(sorted.length * WORDS), blocks: new Int32Array(sorted.length * BLOCKS) };
     for (let k = 0; k < sorted.length; k++) pack(packed, k, sorted[k]!);
     packedArrays.set(sorted, packed);
   }
@@ -443,7 +458,7 @@ export function* candidateCombinations<K extends KeptCounts>(
   fresh: { personCount: number; sketch: PersonSetSketch },
   sorted: readonly K[],
   threshold: number,
-  { scanUpTo = 48 }: { scanUpTo?: number } = {},
+  { scanUpTo = 128 }: { scanUpTo?: number } = {},
 ): Generator<Combination<K>> {
   const slack = threshold - 1;
   const n = fresh.personCount;
@@ -454,7 +469,9 @@ export function* candidateCombinations<K extends KeptCounts>(
   const freshOccupied = occupiedCells(freshFirst);
   const byBlock = threshold <= BLOCKS ? scanUpTo : Infinity;
   const size = sorted.length;
-  const { counts, occupied } = packedOf(sorted);
+  const { counts, occupied, blocks } = packedOf(sorted);
+  // With a threshold above the blocks, a near combination may touch every block.
+  const blocksProve = threshold <= BLOCKS;
   // N ≈ A − B: B's count within slack of a − n, at indices [lowMinus, highMinus).
   let lowMinus = 0;
   let highMinus = 0;
@@ -477,7 +494,7 @@ export function* candidateCombinations<K extends KeptCounts>(
         }
       } else {
         for (let j = lowMinus; j < highMinus; j++) {
-          if (j !== i && !occupiedApartMoreThan(slack, freshOccupied, occupied, i * WORDS, occupied, j * WORDS, -1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, sorted[j]!, -1)) yield { first, second: sorted[j]!, sign: -1 };
+          if (j !== i && !occupiedApartMoreThan(slack, freshOccupied, occupied, i * WORDS, occupied, j * WORDS, -1) && !(blocksProve && noBlockUntouched(freshBlocks, blocks, i * BLOCKS, j * BLOCKS, -1)) && !leavesMoreThan(slack, freshFirst, freshKeys, first, sorted[j]!, -1)) yield { first, second: sorted[j]!, sign: -1 };
         }
       }
     }
@@ -495,7 +512,7 @@ export function* candidateCombinations<K extends KeptCounts>(
         }
       } else {
         for (let j = from; j < highPlus; j++) {
-          if (!occupiedApartMoreThan(slack, freshOccupied, occupied, i * WORDS, occupied, j * WORDS, 1) && !leavesMoreThan(slack, freshFirst, freshKeys, first, sorted[j]!, 1)) yield { first, second: sorted[j]!, sign: 1 };
+          if (!occupiedApartMoreThan(slack, freshOccupied, occupied, i * WORDS, occupied, j * WORDS, 1) && !(blocksProve && noBlockUntouched(freshBlocks, blocks, i * BLOCKS, j * BLOCKS, 1)) && !leavesMoreThan(slack, freshFirst, freshKeys, first, sorted[j]!, 1)) yield { first, second: sorted[j]!, sign: 1 };
         }
       }
     }
