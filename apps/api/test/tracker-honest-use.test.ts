@@ -70,6 +70,8 @@ afterAll(async () => {
 });
 
 describe('honest use with the tracker defence', () => {
+  // Each test asks tens of questions through HTTP, every one checked against the ledger: on a
+  // loaded two-core machine that takes longer than the default 30 s.
   it('the spec\'s examples answer exactly as without the defence, and again the same when repeated or rephrased', async () => {
     const withDefence = [];
     for (const example of SPEC_EXAMPLES) withDefence.push(await run(guarded, example));
@@ -91,7 +93,7 @@ describe('honest use with the tracker defence', () => {
       ];
       for (const form of forms) expect(strip(await run(guarded, form))).toEqual(strip(withDefence[i]!));
     }
-  });
+  }, 120_000);
 
   it('a researcher refining a question step by step sees every count within ±2 of the truth, none withheld', async () => {
     // Narrowing by age, then sex, then a condition: each step moves the count by far more than 20 persons.
@@ -111,7 +113,7 @@ describe('honest use with the tracker defence', () => {
       expect(Math.abs(answer.person_count - exact), JSON.stringify(step)).toBeLessThanOrEqual(2);
     }
     expect(shown).toBeGreaterThanOrEqual(15);
-  });
+  }, 120_000);
 
   it('splits and complements are answered: a question that is exactly two earlier answers together, or one less the other, is released', async () => {
     // Every synthetic person has a recorded sex and a year of birth, so each split leaves nobody over.
@@ -132,7 +134,7 @@ describe('honest use with the tracker defence', () => {
       expect(answer.withheld, JSON.stringify(question)).toBeUndefined();
       expect(Math.abs(answer.person_count! - exact), JSON.stringify(question)).toBeLessThanOrEqual(2);
     }
-  });
+  }, 120_000);
 
   it('the home page\'s dataset summary is released through the same path: it matches the query with no criteria', async () => {
     const summary = await guarded.app.request({ method: 'GET', url: '/api/v1/data-explorer/dataset/', token: guarded.token });
@@ -148,5 +150,5 @@ describe('honest use with the tracker defence', () => {
     const almostEveryone = await run(guarded, bornAfter(year));
     expect(almostEveryone.person_count).toBeNull();
     expect(almostEveryone.withheld).toMatch(/fewer than 20/);
-  });
+  }, 120_000);
 });
