@@ -104,6 +104,20 @@ describe('with the synthetic dataset', () => {
     expect(hostile.json()).toEqual({ concepts: [] });
   });
 
+  it('names the concepts of a list of ids, each of them whatever the limit, and refuses a list that is not one', async () => {
+    const ids = '8554,201826,8507,8532,999999999,8507';
+    const named = await t.request({ method: 'GET', url: `/api/v1/data-explorer/concepts/?ids=${ids}&limit=1`, token: rita.token });
+    expect(named.statusCode).toBe(200);
+    const names = new Map<number, string>(named.json().concepts.map((c: { concept_id: number; concept_name: string }) => [c.concept_id, c.concept_name]));
+    expect([...names.keys()].sort((a, b) => a - b)).toEqual([8507, 8532, 8554, 201826]);
+    expect(names.get(8554)).toBe('percent');
+    for (const bad of ['8507,,8532', '8507;DROP', `${'1,'.repeat(100)}1`, '1234567890123']) {
+      const refused = await t.request({ method: 'GET', url: `/api/v1/data-explorer/concepts/?ids=${encodeURIComponent(bad)}`, token: rita.token });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().detail).toMatch(/ids must be up to 100 concept ids/);
+    }
+  });
+
   it('runs an unsaved query and answers aggregates only, with small counts suppressed, and audits the count shown', async () => {
     const response = await t.request({ method: 'POST', url: '/api/v1/queries/execute/', token: rita.token, payload: { query: WOMEN_40_65_T2DM_HBA1C } });
     expect(response.statusCode).toBe(200);

@@ -3,11 +3,12 @@ import type { WarehouseEngine } from './warehouse-engine';
 
 /**
  * Concepts by name (case-insensitive, anywhere in the name) or by exact code or id, within a
- * domain when one is given. Standard concepts first, then shorter names.
+ * domain when one is given; or the concepts of a list of ids (`ids`, comma-separated, each of them
+ * answered). Standard concepts first, then shorter names.
  */
 export async function searchConcepts(
   warehouse: WarehouseEngine,
-  options: { search?: string; domain?: string; limit: number },
+  options: { search?: string; domain?: string; ids?: string; limit: number },
 ): Promise<Concept[]> {
   const state = warehouse.state;
   if (!state) return [];
@@ -22,11 +23,14 @@ export async function searchConcepts(
     const term = bind(options.search);
     conditions.push(`(strpos(lower(c.concept_name), lower(${term})) > 0 OR c.concept_code = ${term} OR CAST(c.concept_id AS VARCHAR) = ${term})`);
   }
+  const ids = [...new Set((options.ids ?? '').split(',').filter(Boolean).map(Number))];
+  if (ids.length) conditions.push(`c.concept_id IN (${ids.map((id) => `CAST(${bind(String(id))} AS BIGINT)`).join(', ')})`);
+  const limit = ids.length ? ids.length : options.limit;
   const rows = await warehouse.query(
     `SELECT c.concept_id, c.concept_name, c.domain_id, c.vocabulary_id, c.concept_code, c.standard_concept
      FROM "${state.schema}"."concept" c ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
      ORDER BY CASE WHEN c.standard_concept = 'S' THEN 0 ELSE 1 END, length(c.concept_name), c.concept_id
-     LIMIT ${Math.min(Math.max(1, Math.floor(options.limit)), 100)}`,
+     LIMIT ${Math.min(Math.max(1, Math.floor(limit)), 100)}`,
     params,
     { timeoutMs: 10_000 },
   );

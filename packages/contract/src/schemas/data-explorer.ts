@@ -91,6 +91,14 @@ export type Dataset = z.infer<typeof Dataset>;
 export const ConceptSearchQuery = z.object({
   search: z.string().trim().max(200).optional(),
   domain: z.string().max(40).optional(),
+  /**
+   * Concepts by id, comma-separated (at most a page of them): the names of the concepts a saved
+   * definition refers to by id only. All of them are answered, whatever `limit` says.
+   */
+  ids: z
+    .string()
+    .regex(new RegExp(`^\\d{1,12}(,\\d{1,12}){0,${LIMITS.maxPageSize - 1}}$`), `ids must be up to ${LIMITS.maxPageSize} concept ids separated by commas, such as 8507,8532`)
+    .optional(),
   limit: z.coerce.number().int().min(1).max(LIMITS.maxPageSize).default(20),
 });
 

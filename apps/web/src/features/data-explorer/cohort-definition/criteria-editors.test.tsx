@@ -160,6 +160,28 @@ describe('CriterionEditor', { timeout: 60_000 }, () => {
     expect(seen.mock.lastCall![0]).not.toHaveProperty('sourceConcept');
   });
 
+  it('reads back the values, units and record types of an import by their names, looked up by id', async () => {
+    const NAMES: Record<string, string> = { '4181412': 'Present', '8840': 'milligram per deciliter', '44818701': 'From physical examination' };
+    const calls = fakeApi(({ query }) => ({
+      body: {
+        concepts: (query.get('ids') ?? '')
+          .split(',')
+          .filter((id) => NAMES[id])
+          .map((id) => ({ concept_id: Number(id), concept_name: NAMES[id], domain_id: 'Meas Value', vocabulary_id: 'SNOMED', concept_code: id, standard_concept: 'S' })),
+      },
+    }));
+    renderWithStore(
+      <CriterionHarness initial={{ kind: 'Measurement', codesetId: 0, valueAsConcept: [4181412], unit: [8840], typeConcepts: [44818701, 32817] }} seen={vi.fn()} />,
+    );
+    await waitFor(() =>
+      expect(document.querySelector('.event-sentence')).toHaveTextContent(
+        'a measurement of Diclofenac, recorded as From physical examination or EHR, with a value of Present, in unit milligram per deciliter',
+      ),
+    );
+    // One request names the sentence's unknown concepts (the builder knows 32817, "EHR", itself).
+    expect(calls.filter((c) => c.query.has('ids')).map((c) => c.query.get('ids'))).toContain('8840,4181412,44818701');
+  });
+
   it("marks a measurement abnormal and keeps a value as concept from an import, and edits an observation period's length", async () => {
     fakeApi(() => ({ status: 404, body: { detail: 'Not found' } }));
     const seen = vi.fn();

@@ -12,6 +12,7 @@ import type {
   Window,
   WindowEndpoint,
 } from '@hdp/contract';
+import { useConceptNames } from '../api/explorer-schema';
 import { ConceptPicker } from '../components/concept-picker';
 import {
   CRITERIA_KIND_LABELS,
@@ -31,6 +32,7 @@ import {
   newCorrelatedCriteria,
   removed,
   replaced,
+  unknownAttributeConceptIds,
   withKind,
   type Anchor,
   type AttributeKey,
@@ -316,6 +318,7 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
   const setOptions = [{ value: -1, label: `Any ${kind.noun}` }, ...conceptSets.sets.map((s) => ({ value: s.id, label: s.name }))];
   const setName = conceptSets.sets.find((s) => s.id === criteria.codesetId)?.name;
   const sourceName = conceptSets.sets.find((s) => s.id === criteria.sourceConcept)?.name;
+  const names = useConceptNames(sentence ? unknownAttributeConceptIds(criteria) : []);
   const extraSet = kindAttributes(criteria.kind).filter((k) => criteria[k] !== undefined).length;
   // Open at first when an attribute is set; after that the researcher opens and closes it (a value
   // that follows `extraSet` would close it under their hands when they clear the last attribute).
@@ -368,7 +371,7 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
         </summary>
         {open ? <AttributesEditor criteria={criteria} onChange={onChange} label={label} conceptSets={conceptSets} /> : null}
       </details>
-      {sentence ? <Sentence className="event-sentence" parts={eventSentence(criteria, setName, sourceName)} /> : null}
+      {sentence ? <Sentence className="event-sentence" parts={eventSentence(criteria, setName, sourceName, names)} /> : null}
       {criteria.correlatedCriteria ? (
         <CriteriaGroupEditor
           group={criteria.correlatedCriteria}
@@ -406,6 +409,7 @@ export function DemographicCriterionEditor({
   label: string;
 }) {
   const legendId = useId();
+  const names = useConceptNames(unknownAttributeConceptIds(criteria));
   const set = <K extends keyof DemographicCriteria>(key: K, value: DemographicCriteria[K] | undefined) => {
     const next = { ...criteria };
     if (value === undefined || (Array.isArray(value) && value.length === 0)) delete next[key];
@@ -436,7 +440,7 @@ export function DemographicCriterionEditor({
         Remove demographic criterion
       </Button>
       <p className="demographic-sentence" style={{ margin: '8px 0 0', color: '#1f2933' }}>
-        {demographicSentence(criteria, anchor)}
+        {demographicSentence(criteria, anchor, names)}
       </p>
     </fieldset>
   );
@@ -511,6 +515,7 @@ export function CorrelatedCriterionEditor({ item, onChange, onRemove, conceptSet
   const legendId = useId();
   const setName = conceptSets.sets.find((s) => s.id === item.criteria.codesetId)?.name;
   const sourceName = conceptSets.sets.find((s) => s.id === item.criteria.sourceConcept)?.name;
+  const names = useConceptNames(unknownAttributeConceptIds(item.criteria));
   return (
     <fieldset className="correlated-criterion" aria-labelledby={legendId} style={BOX}>
       <legend id={legendId} style={LEGEND}>
@@ -550,7 +555,7 @@ export function CorrelatedCriterionEditor({ item, onChange, onRemove, conceptSet
           Remove criterion
         </Button>
       </Space>
-      <Sentence className="criterion-sentence" parts={criterionSentence(item, setName, anchor, sourceName)} />
+      <Sentence className="criterion-sentence" parts={criterionSentence(item, setName, anchor, sourceName, names)} />
     </fieldset>
   );
 }

@@ -186,7 +186,13 @@ function windowWords(window: Window, anchor: Anchor): string {
  * The criterion read back as a sentence: "at least 1 occurrence of *Diclofenac* between 365 days
  * before and 0 days after the index date, in the same observation period".
  */
-export function criterionSentence(item: CorrelatedCriteria, conceptSetName: string | undefined, anchor: Anchor = INDEX_ANCHOR, sourceSetName?: string): SentencePart[] {
+export function criterionSentence(
+  item: CorrelatedCriteria,
+  conceptSetName: string | undefined,
+  anchor: Anchor = INDEX_ANCHOR,
+  sourceSetName?: string,
+  names: ConceptNames = NO_NAMES,
+): SentencePart[] {
   const { occurrence, criteria } = item;
   const kind = CRITERIA_KIND_LABELS[criteria.kind];
   const many = occurrence.count === 1 ? 'occurrence' : 'occurrences';
@@ -194,7 +200,7 @@ export function criterionSentence(item: CorrelatedCriteria, conceptSetName: stri
   const parts: SentencePart[] = [{ text: `${OCCURRENCE_WORDS[occurrence.type]} ${occurrence.count} ${distinct}${many} of ` }];
   if (conceptSetName) parts.push({ text: conceptSetName, emphasis: true }, { text: ` (${kind.noun})` });
   else parts.push({ text: `any ${kind.noun}` });
-  const attributes = attributePhrases(criteria, sourceSetName);
+  const attributes = attributePhrases(criteria, sourceSetName, names);
   if (attributes.length) parts.push({ text: `, ${attributes.join(', ')},` });
   const start = item.startWindow.useEventEnd ? 'ending' : 'starting';
   parts.push({ text: ` ${item.endWindow ? `${start} ` : ''}${windowWords(item.startWindow, anchor)}` });
@@ -260,10 +266,28 @@ export function dateRangeWords(range: DateRange): string {
   return between ? `${DATE_WORDS[range.op]} ${range.value} and ${range.extent ?? '?'}` : `${DATE_WORDS[range.op]} ${range.value}`;
 }
 
-/** Concept ids by their name where the builder knows it ("Female or Male"), else "concept 8840". */
-export function conceptWords(ids: readonly number[], known: readonly { value: number; label: string }[]): string {
-  const names = ids.map((id) => known.find((k) => k.value === id)?.label ?? `concept ${id}`);
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+/** Names of concepts looked up by their ids (`useConceptNames`); none while they load. */
+export type ConceptNames = ReadonlyMap<number, string>;
+const NO_NAMES: ConceptNames = new Map();
+
+/**
+ * Concept ids by their name where the builder knows it ("Female or Male") or has looked it up
+ * (`names`), else "concept 8840".
+ */
+export function conceptWords(ids: readonly number[], known: readonly { value: number; label: string }[], names: ConceptNames = NO_NAMES): string {
+  const words = ids.map((id) => known.find((k) => k.value === id)?.label ?? names.get(id) ?? `concept ${id}`);
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}
+
+/**
+ * The concept ids a criterion's attributes name (not its concept sets) whose names the builder does
+ * not know: the ones to look up for its sentence (`useConceptNames`).
+ */
+export function unknownAttributeConceptIds(criteria: Criteria | DemographicCriteria): number[] {
+  const c = criteria as Partial<Criteria & DemographicCriteria>;
+  const known = new Set([...GENDERS, ...RACES, ...ETHNICITIES, ...VISIT_TYPES, ...RECORD_TYPES].map((k) => k.value));
+  const named = [...(c.gender ?? []), ...(c.race ?? []), ...(c.ethnicity ?? []), ...(c.visitType ?? []), ...(c.typeConcepts ?? []), ...(c.valueAsConcept ?? []), ...(c.unit ?? [])];
+  return named.filter((id) => !known.has(id));
 }
 
 /** Age bounds in words: "aged 18 to 65", "aged at least 18". */
@@ -273,19 +297,19 @@ function ageWords(range: NumericRange): string {
 }
 
 /** The criterion's attributes in words, in the order the editor shows them (`sourceSetName`: the name of the source concept's set). */
-export function attributePhrases(criteria: Criteria, sourceSetName?: string): string[] {
+export function attributePhrases(criteria: Criteria, sourceSetName?: string, names: ConceptNames = NO_NAMES): string[] {
   const phrases: string[] = [];
   if (criteria.first) phrases.push("the first in the person's history");
   if (criteria.age) phrases.push(`${ageWords(criteria.age)} at the event`);
-  if (criteria.gender?.length) phrases.push(`of a ${conceptWords(criteria.gender, GENDERS).toLowerCase()} person`);
+  if (criteria.gender?.length) phrases.push(`of a ${conceptWords(criteria.gender, GENDERS, names).toLowerCase()} person`);
   if (criteria.occurrenceStartDate) phrases.push(`starting ${dateRangeWords(criteria.occurrenceStartDate)}`);
   if (criteria.occurrenceEndDate) phrases.push(`ending ${dateRangeWords(criteria.occurrenceEndDate)}`);
-  if (criteria.visitType?.length) phrases.push(criteria.kind === 'VisitOccurrence' ? `of type ${conceptWords(criteria.visitType, VISIT_TYPES)}` : `in a visit of type ${conceptWords(criteria.visitType, VISIT_TYPES)}`);
-  if (criteria.typeConcepts?.length) phrases.push(`recorded as ${conceptWords(criteria.typeConcepts, RECORD_TYPES)}`);
+  if (criteria.visitType?.length) phrases.push(criteria.kind === 'VisitOccurrence' ? `of type ${conceptWords(criteria.visitType, VISIT_TYPES, names)}` : `in a visit of type ${conceptWords(criteria.visitType, VISIT_TYPES, names)}`);
+  if (criteria.typeConcepts?.length) phrases.push(`recorded as ${conceptWords(criteria.typeConcepts, RECORD_TYPES, names)}`);
   if (criteria.sourceConcept !== undefined) phrases.push(`with a source concept in ${sourceSetName ?? `concept set ${criteria.sourceConcept}`}`);
   if (criteria.valueAsNumber) phrases.push(`with a value ${numericRangeWords(criteria.valueAsNumber)}`);
-  if (criteria.valueAsConcept?.length) phrases.push(`with a value of ${conceptWords(criteria.valueAsConcept, [])}`);
-  if (criteria.unit?.length) phrases.push(`in unit ${conceptWords(criteria.unit, [])}`);
+  if (criteria.valueAsConcept?.length) phrases.push(`with a value of ${conceptWords(criteria.valueAsConcept, [], names)}`);
+  if (criteria.unit?.length) phrases.push(`in unit ${conceptWords(criteria.unit, [], names)}`);
   if (criteria.abnormal) phrases.push('with an abnormal result');
   if (criteria.rangeLow) phrases.push(`with a normal range's low end ${numericRangeWords(criteria.rangeLow)}`);
   if (criteria.rangeHigh) phrases.push(`with a normal range's high end ${numericRangeWords(criteria.rangeHigh)}`);
@@ -298,22 +322,22 @@ export function attributePhrases(criteria: Criteria, sourceSetName?: string): st
 }
 
 /** An entry or censoring event read back: "a drug exposure of *Diclofenac*, the first in the person's history". */
-export function eventSentence(criteria: Criteria, conceptSetName: string | undefined, sourceSetName?: string): SentencePart[] {
+export function eventSentence(criteria: Criteria, conceptSetName: string | undefined, sourceSetName?: string, names: ConceptNames = NO_NAMES): SentencePart[] {
   const kind = CRITERIA_KIND_LABELS[criteria.kind];
   const parts: SentencePart[] = conceptSetName ? [{ text: `a ${kind.noun} of ` }, { text: conceptSetName, emphasis: true }] : [{ text: `any ${kind.noun}` }];
-  const attributes = attributePhrases(criteria, sourceSetName);
+  const attributes = attributePhrases(criteria, sourceSetName, names);
   if (attributes.length) parts.push({ text: `, ${attributes.join(', ')}` });
   return parts;
 }
 
 /** A demographic criterion read back: "persons aged 18 to 65 at the index date, female, …". */
-export function demographicSentence(criteria: DemographicCriteria, anchor: Anchor = INDEX_ANCHOR): string {
+export function demographicSentence(criteria: DemographicCriteria, anchor: Anchor = INDEX_ANCHOR, names: ConceptNames = NO_NAMES): string {
   const phrases: string[] = [];
   const at = anchor === INDEX_ANCHOR ? 'the index date' : anchor.startName.replace(/'s start date$/, '');
   if (criteria.age) phrases.push(`${ageWords(criteria.age)} at ${at}`);
-  if (criteria.gender?.length) phrases.push(conceptWords(criteria.gender, GENDERS).toLowerCase());
-  if (criteria.race?.length) phrases.push(`of race ${conceptWords(criteria.race, RACES)}`);
-  if (criteria.ethnicity?.length) phrases.push(`of ethnicity ${conceptWords(criteria.ethnicity, ETHNICITIES)}`);
+  if (criteria.gender?.length) phrases.push(conceptWords(criteria.gender, GENDERS, names).toLowerCase());
+  if (criteria.race?.length) phrases.push(`of race ${conceptWords(criteria.race, RACES, names)}`);
+  if (criteria.ethnicity?.length) phrases.push(`of ethnicity ${conceptWords(criteria.ethnicity, ETHNICITIES, names)}`);
   const event = anchor === INDEX_ANCHOR ? 'the index event' : at;
   if (criteria.occurrenceStartDate) phrases.push(`with ${event} starting ${dateRangeWords(criteria.occurrenceStartDate)}`);
   if (criteria.occurrenceEndDate) phrases.push(`with ${event} ending ${dateRangeWords(criteria.occurrenceEndDate)}`);

@@ -20,7 +20,7 @@ describe('conceptIds', () => {
   });
 });
 
-describe('ConceptPicker', () => {
+describe('ConceptPicker', { timeout: 30_000 }, () => {
   it('searches the domain as the user types and keeps the chosen concept ids', async () => {
     const calls = fakeApi(({ query }) => ({ body: { concepts: query.get('search') === 'diabetes' ? [T2DM, T1DM] : [] } }));
     const onChange = vi.fn();
@@ -34,10 +34,11 @@ describe('ConceptPicker', () => {
     expect(onChange).toHaveBeenCalledWith([201826]);
   });
 
-  it('names a concept of a saved query by looking its id up', async () => {
-    const calls = fakeApi(({ query }) => ({ body: { concepts: query.get('search') === '201826' ? [T2DM] : [] } }));
-    renderWithStore(<ConceptPicker domain="Condition" multiple={false} value={201826} onChange={() => undefined} label="Condition concepts" />);
+  it('names the concepts of a saved query by looking their ids up in one request', async () => {
+    const calls = fakeApi(({ query }) => ({ body: { concepts: [T2DM, T1DM].filter((c) => (query.get('ids') ?? '').split(',').includes(String(c.concept_id))) } }));
+    renderWithStore(<ConceptPicker domain="Condition" multiple value={[201826, 201254]} onChange={() => undefined} label="Condition concepts" />);
     await waitFor(() => expect(screen.getByText('Type 2 diabetes mellitus')).toBeInTheDocument());
-    expect(calls[0]?.query.get('search')).toBe('201826');
+    expect(screen.getByText('Type 1 diabetes mellitus')).toBeInTheDocument();
+    expect(calls.map((c) => c.query.get('ids'))).toEqual(['201254,201826']);
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Select, Spin } from 'antd';
 import { skipToken } from '@reduxjs/toolkit/query';
-import { useSearchConceptsQuery } from '../api/explorer-schema';
+import { useConceptNames, useSearchConceptsQuery } from '../api/explorer-schema';
 
 const SEARCH_DELAY_MS = 300;
 
@@ -33,10 +33,10 @@ export function ConceptPicker({ domain, multiple, value, onChange, label, disabl
   const [search, setSearch] = useState('');
   const names = useRef(new Map<number, string>());
   const ids = conceptIds(value);
-  // Values opened from a saved query have no names yet: look the first one up by its id.
-  const unnamed = ids.find((id) => !names.current.has(id));
-  const term = search || (unnamed !== undefined ? String(unnamed) : '');
-  const { data, isFetching } = useSearchConceptsQuery(term ? { search: term, domain: domain || undefined } : skipToken);
+  // Values opened from a saved query have no names yet: look them up by their ids, all at once.
+  const looked = useConceptNames(ids.filter((id) => !names.current.has(id)));
+  for (const [id, name] of looked) names.current.set(id, name);
+  const { data, isFetching } = useSearchConceptsQuery(search ? { search, domain: domain || undefined } : skipToken);
 
   useEffect(() => {
     const timer = setTimeout(() => setSearch(typed.trim()), SEARCH_DELAY_MS);
@@ -54,7 +54,7 @@ export function ConceptPicker({ domain, multiple, value, onChange, label, disabl
       .filter((id) => !found.some((o) => o.value === id))
       .map((id) => ({ value: id, label: names.current.get(id) ?? `Concept ${id}` }));
     return [...kept, ...found];
-  }, [data, search, ids.join(',')]);
+  }, [data, looked, search, ids.join(',')]);
 
   return (
     <Select
