@@ -155,6 +155,25 @@ describe('a definition that pins a saved concept set', () => {
     expect((await t.request({ method: 'GET', url: `/api/v1/concept-sets/${drug.id}/`, token: rita.token })).json().used_by_queries).toBe(1);
   });
 
+  it('a set opened for change keeps where it came from in the saved query, runs its own items, and leaves it out of an ATLAS export', async () => {
+    const changed = { changedFrom: { id: drug.id, version: 1, name: 'Lisinopril' }, expression: { items: [{ conceptId: C.lisinopril, includeDescendants: true }] } };
+    const response = await t.request({ method: 'POST', url: '/api/v1/queries/', token: rita.token, payload: { name: 'Changed lisinopril set', query: query(newUsers(changed)) } });
+    expect(response.statusCode).toBe(201);
+    const id = response.json().id;
+    const listed = (await t.request({ method: 'GET', url: '/api/v1/queries/', token: rita.token })).json().queries as SavedQuery[];
+    const reread = listed.find((q) => q.id === id)!;
+    expect(reread.query.cohortDefinition!.conceptSets![0]).toMatchObject({ changedFrom: { id: drug.id, version: 1, name: 'Lisinopril' }, expression: { items: [{ conceptId: C.lisinopril, includeDescendants: true }] } });
+    expect(reread.query.cohortDefinition!.conceptSets![0]).not.toHaveProperty('savedConceptSet');
+    const exported = await t.request({ method: 'GET', url: `/api/v1/queries/${id}/export/atlas/`, token: rita.token });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.body).not.toContain('changedFrom');
+    expect(exported.body).not.toContain(drug.id);
+    const bad = await t.request({ method: 'POST', url: '/api/v1/queries/', token: rita.token, payload: { name: 'Bad origin', query: query(newUsers({ ...changed, changedFrom: { id: 'not-a-uuid', version: 0, name: '' } })) } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/changedFrom/);
+    await t.request({ method: 'DELETE', url: `/api/v1/queries/${id}/`, token: rita.token });
+  });
+
   it("someone else's set, an unknown one or a version it does not have is a 400, and nothing is saved", async () => {
     const attempts = [
       { token: otto.token, pin: { id: drug.id, version: 1 } },

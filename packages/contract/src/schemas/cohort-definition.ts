@@ -46,6 +46,13 @@ export const ConceptSet = z.object({
    * run, so the items sent with it do not matter (send `{ items: [] }`).
    */
   savedConceptSet: z.object({ id: z.uuid(), version: z.number().int().min(1) }).optional(),
+  /**
+   * The saved concept set (and the version, and its name then) this inline set was opened from
+   * for change: the builder offers to save the change as that set's next version, also after the
+   * definition is saved and opened again. It says where the set came from and nothing more: the
+   * inline `expression` is what runs, and an ATLAS export leaves it out.
+   */
+  changedFrom: z.object({ id: z.uuid(), version: z.number().int().min(1), name: z.string().trim().min(1).max(200) }).optional(),
 });
 export type ConceptSet = z.infer<typeof ConceptSet>;
 

@@ -98,7 +98,7 @@ describe('ConceptSetEditor: a pinned set changed and saved as its next version',
     const seen = vi.fn();
     renderWithStore(<EditorHarness initial={{ id: 2, name: 'Diclofenac', expression: { items: [item(1124300), item(1118084)] }, savedConceptSet: { id: ID, version: 3 } }} seen={seen} />);
     await userEvent.click(screen.getByRole('button', { name: 'Change and save as a new version' }));
-    expect(seen).toHaveBeenLastCalledWith({ id: 2, name: 'Diclofenac', expression: { items: [item(1124300), item(1118084)] } });
+    expect(seen).toHaveBeenLastCalledWith({ id: 2, name: 'Diclofenac', expression: { items: [item(1124300), item(1118084)] }, changedFrom: { id: ID, version: 3, name: 'Diclofenac' } });
     expect(screen.getByText(/Changed from the saved concept set Diclofenac, version 3\./)).toBeInTheDocument();
     // Its concepts can be changed now; the name stays, so only the items are sent.
     await userEvent.click(screen.getByRole('button', { name: 'Remove concept 1118084' }));
@@ -118,8 +118,18 @@ describe('ConceptSetEditor: a pinned set changed and saved as its next version',
     await userEvent.click(screen.getByRole('button', { name: 'Change and save as a new version' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save as a new version of Diclofenac' }));
     expect(await screen.findByText('The concept set was not saved: Concept set does not exist.')).toBeInTheDocument();
-    expect(seen).toHaveBeenLastCalledWith({ id: 2, name: 'Diclofenac', expression: { items: [item(1124300)] } });
+    expect(seen).toHaveBeenLastCalledWith({ id: 2, name: 'Diclofenac', expression: { items: [item(1124300)] }, changedFrom: { id: ID, version: 3, name: 'Diclofenac' } });
     expect(screen.getByRole('button', { name: 'Save to the library as a new set' })).toBeEnabled();
+  });
+
+  it('still offers the saved set\'s next version for a set changed before the definition was saved and opened again', async () => {
+    const calls = fakeApi(({ method, body }) => (method === 'PATCH' ? { body: aSavedSet({ ...(body as object), version: 4, latest_version: 4 }) } : { body: { concepts: [concept] } }));
+    const seen = vi.fn();
+    renderWithStore(<EditorHarness initial={{ id: 2, name: 'Diclofenac, oral', expression: { items: [item(1124300)] }, changedFrom: { id: ID, version: 3, name: 'Diclofenac' } }} seen={seen} />);
+    expect(screen.getByText(/Changed from the saved concept set Diclofenac, version 3\./)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save as a new version of Diclofenac' }));
+    await waitFor(() => expect(seen).toHaveBeenLastCalledWith({ id: 2, name: 'Diclofenac, oral', expression: { items: [item(1124300)] }, savedConceptSet: { id: ID, version: 4 } }));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ name: 'Diclofenac, oral', items: [item(1124300)] });
   });
 });
 

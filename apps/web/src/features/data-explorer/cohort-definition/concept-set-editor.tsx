@@ -46,35 +46,27 @@ export function ConceptSetEditor({ set, onChange, onRemove }: { set: ConceptSet;
   const [save, saving] = useCreateConceptSetMutation();
   const [saveVersion, savingVersion] = useUpdateConceptSetMutation();
   const [saveError, setSaveError] = useState<string | null>(null);
-  // The saved set this inline one was opened from for change (kept while the editor is open).
-  const [origin, setOrigin] = useState<SavedOrigin | null>(null);
+  // The saved set this inline one was opened from for change (kept in the definition).
+  const origin = set.changedFrom;
   const newer = newerVersion(set, newest?.latest_version);
   const failed = (error: { data?: unknown }) => setSaveError(detailOf(error.data) ?? detailOf(error) ?? 'the server could not be reached; try again in a moment.');
   const saveToLibrary = () => {
     setSaveError(null);
     save({ name: set.name.trim(), items: set.expression.items })
       .unwrap()
-      .then((created) => {
-        setOrigin(null);
-        onChange(fromSavedConceptSet(created, set.id));
-      })
+      .then((created) => onChange(fromSavedConceptSet(created, set.id)))
       .catch(failed);
   };
   const saveAsNextVersion = (from: SavedOrigin) => {
     setSaveError(null);
     saveVersion({ conceptSetId: from.id, ...nextVersionBody(set, from) })
       .unwrap()
-      .then((updated) => {
-        setOrigin(null);
-        onChange(fromSavedConceptSet(updated, set.id));
-      })
+      .then((updated) => onChange(fromSavedConceptSet(updated, set.id)))
       .catch(failed);
   };
   const openForChange = () => {
     const opened = openedForChange(set);
-    if (!opened) return;
-    setOrigin(opened.origin);
-    onChange(opened.set);
+    if (opened) onChange(opened);
   };
   const [domain, setDomain] = useState('');
   const headingId = useId();

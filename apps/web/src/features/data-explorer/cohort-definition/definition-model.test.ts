@@ -286,17 +286,16 @@ describe('the attributes added to the builder, in words and as the contract take
 describe('a pinned saved set changed and saved as its next version', () => {
   const pinned = { id: 3, name: 'Diclofenac', expression: { items: [{ conceptId: 1124300, includeDescendants: true, isExcluded: false, includeMapped: false }] }, savedConceptSet: { id: '5b3f7c1e-8a8e-4f3b-9c1e-2f6a7d8e9f00', version: 2 } };
 
-  it('opens the pinned set for change as the same set inline, remembering where it came from', () => {
+  it('opens the pinned set for change as the same set inline, keeping where it came from in the set itself', () => {
     const opened = openedForChange(pinned)!;
-    expect(opened.set).toEqual({ id: 3, name: 'Diclofenac', expression: pinned.expression });
-    expect(opened.origin).toEqual({ id: pinned.savedConceptSet.id, version: 2, name: 'Diclofenac' });
-    expect(openedForChange(opened.set)).toBeNull();
+    expect(opened).toEqual({ id: 3, name: 'Diclofenac', expression: pinned.expression, changedFrom: { id: pinned.savedConceptSet.id, version: 2, name: 'Diclofenac' } });
+    expect(openedForChange(opened)).toBeNull();
   });
 
   it('sends the items, and the name only when it changed', () => {
-    const { set, origin } = openedForChange(pinned)!;
+    const set = openedForChange(pinned)!;
     const items = [...set.expression.items, { conceptId: 1118084, includeDescendants: true, isExcluded: false, includeMapped: false }];
-    expect(nextVersionBody({ ...set, expression: { items } }, origin)).toEqual({ items });
-    expect(nextVersionBody({ ...set, name: ' Diclofenac, oral ', expression: { items } }, origin)).toEqual({ name: 'Diclofenac, oral', items });
+    expect(nextVersionBody({ ...set, expression: { items } }, set.changedFrom!)).toEqual({ items });
+    expect(nextVersionBody({ ...set, name: ' Diclofenac, oral ', expression: { items } }, set.changedFrom!)).toEqual({ name: 'Diclofenac, oral', items });
   });
 });

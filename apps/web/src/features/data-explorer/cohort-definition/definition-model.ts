@@ -102,17 +102,13 @@ export function newerVersion(set: ConceptSet, latestVersion: number | undefined)
   return latestVersion > set.savedConceptSet.version ? latestVersion : null;
 }
 
-/** Where an inline set came from when a pinned saved set was opened for change: the saved set and the version pinned. */
-export interface SavedOrigin {
-  id: string;
-  name: string;
-  version: number;
-}
+/** Where an inline set came from when a pinned saved set was opened for change: the saved set, the version pinned and its name. */
+export type SavedOrigin = NonNullable<ConceptSet['changedFrom']>;
 
-/** A pinned saved set opened for change: the same set inline (its items editable), and where it came from. */
-export function openedForChange(set: ConceptSet): { set: ConceptSet; origin: SavedOrigin } | null {
+/** A pinned saved set opened for change: the same set inline (its items editable), saying where it came from. */
+export function openedForChange(set: ConceptSet): ConceptSet | null {
   if (!set.savedConceptSet) return null;
-  return { set: { id: set.id, name: set.name, expression: { items: set.expression.items } }, origin: { ...set.savedConceptSet, name: set.name } };
+  return { id: set.id, name: set.name, expression: { items: set.expression.items }, changedFrom: { ...set.savedConceptSet, name: set.name } };
 }
 
 /** The body that saves an inline set as the next version of the saved set it came from (the name only when it changed). */
