@@ -157,6 +157,10 @@ const CONSTRUCTS: Record<string, Record<string, unknown>> = {
   'first in history': { ...base(), PrimaryCriteria: { ...base().PrimaryCriteria, CriteriaList: [{ ConditionOccurrence: { CodesetId: 1, First: true } }] } },
   'custom drug era exit': { ...base(), EndStrategy: { CustomEra: { DrugCodesetId: 0, GapDays: 30, Offset: 7 } } },
   'source concepts': { ...base(), PrimaryCriteria: { ...base().PrimaryCriteria, CriteriaList: [{ ProcedureOccurrence: { CodesetId: 1, ProcedureSourceConcept: 0 } }] } },
+  'excluded record types and refills': {
+    ...base(),
+    PrimaryCriteria: { ...base().PrimaryCriteria, CriteriaList: [{ DrugExposure: { CodesetId: 0, DrugType: [concept(38000177)], DrugTypeExclude: true, Refills: { Value: 1, Op: 'gte' } } }] },
+  },
 };
 
 describe('each construct of the coverage list imports, exports and re-imports to the same definition', () => {
@@ -204,8 +208,19 @@ describe('random definitions: export then import gives the same definition', () 
       first: fc.boolean(),
       age: fc.option(range, { nil: undefined }),
       gender: fc.boolean(),
+      types: fc.constantFrom('none' as const, 'include' as const, 'exclude' as const),
+      refills: fc.option(range, { nil: undefined }),
     })
-    .map(({ kind, codeset, first, age, gender }) => ({ kind, codesetId: codeset, ...(first && { first }), ...(age && { age }), ...(gender && { gender: [8507] }) }));
+    .map(({ kind, codeset, first, age, gender, types, refills }) => ({
+      kind,
+      codesetId: codeset,
+      ...(first && { first }),
+      ...(age && { age }),
+      ...(gender && { gender: [8507] }),
+      // Eras have no record type; "exclude" means something only with types listed.
+      ...(types !== 'none' && kind !== 'DrugEra' && kind !== 'ConditionEra' && { typeConcepts: [32817, 32810], ...(types === 'exclude' && { typeExclude: true }) }),
+      ...(refills && kind === 'DrugExposure' && { refills }),
+    }));
   const endpoint = fc.record({ days: fc.option(fc.integer({ min: 0, max: 720 }), { nil: null }), coeff: fc.constantFrom(-1 as const, 1 as const) });
   const correlated: fc.Arbitrary<CorrelatedCriteria> = fc
     .record({
@@ -287,7 +302,6 @@ describe('refusals: nothing is written', () => {
   const refusals: [string, unknown, number, string][] = [
     ['a dose era', { ...base(), PrimaryCriteria: { ...base().PrimaryCriteria, CriteriaList: [{ DoseEra: { CodesetId: 0 } }] } }, 422, 'definition.PrimaryCriteria.CriteriaList[0].DoseEra: dose eras are not supported'],
     ['a device exposure in a rule', { ...base(), InclusionRules: [rule('device', { ...bleed({ Type: 2, Count: 1 }), Criteria: { DeviceExposure: { CodesetId: 0 } } })] }, 422, 'definition.InclusionRules[0].expression.CriteriaList[0].Criteria.DeviceExposure: device exposures are not supported'],
-    ['excluded record types', { ...base(), PrimaryCriteria: { ...base().PrimaryCriteria, CriteriaList: [{ DrugExposure: { CodesetId: 0, DrugType: [concept(38000177)], DrugTypeExclude: true } }] } }, 422, 'definition.PrimaryCriteria.CriteriaList[0].DrugExposure.DrugTypeExclude: excluding record types is not supported (only "include these types")'],
     ['a provider specialty', { ...base(), PrimaryCriteria: { ...base().PrimaryCriteria, CriteriaList: [{ DrugExposure: { CodesetId: 0, ProviderSpecialty: [concept(38004446)] } }] } }, 422, 'definition.PrimaryCriteria.CriteriaList[0].DrugExposure.ProviderSpecialty: provider specialties are not supported'],
     ['a measurement attribute on a drug era', { ...base(), PrimaryCriteria: { ...base().PrimaryCriteria, CriteriaList: [{ DrugEra: { CodesetId: 0, ValueAsNumber: { Value: 1, Op: 'gt' } } }] } }, 422, 'definition.PrimaryCriteria.CriteriaList[0].DrugEra.ValueAsNumber: "ValueAsNumber" is not supported'],
     ['an unknown top-level part', { ...base(), Frobnicate: { a: 1 } }, 422, 'definition.Frobnicate: "Frobnicate" is not part of a cohort definition the platform understands'],

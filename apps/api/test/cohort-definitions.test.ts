@@ -101,17 +101,19 @@ const DRUG = 100;
 const DRUG_CHILD = 101;
 const CONDITION = 200;
 const CENSOR = 300;
+const EHR = 32817;
+const CLAIM = 32810;
 const FIXTURE: Record<string, (string | number | null)[][]> = {
   person: [1, 2, 3, 4, 5].map((id) => [id, 8507, 1950]),
   observation_period: [1, 2, 3, 4, 5].map((id) => [id, id, id === 3 ? '2001-01-01' : '2000-01-01', '2020-12-31']),
-  // drug_exposure_id, person, concept, start, end, days supply
+  // drug_exposure_id, person, concept, start, end, days supply, refills, record type (EHR 32817, claim 32810)
   drug_exposure: [
-    [11, 1, DRUG, '2010-01-01', null, 30],
-    [12, 1, DRUG, '2010-02-15', null, 30],
-    [13, 1, DRUG, '2012-01-01', null, 10],
-    [21, 2, DRUG_CHILD, '2005-06-01', null, 10],
-    [31, 3, DRUG, '2001-01-10', null, 5],
-    [51, 5, DRUG, '2018-05-01', '2018-05-31', null],
+    [11, 1, DRUG, '2010-01-01', null, 30, 0, EHR],
+    [12, 1, DRUG, '2010-02-15', null, 30, 2, CLAIM],
+    [13, 1, DRUG, '2012-01-01', null, 10, 1, EHR],
+    [21, 2, DRUG_CHILD, '2005-06-01', null, 10, null, CLAIM],
+    [31, 3, DRUG, '2001-01-10', null, 5, 3, null],
+    [51, 5, DRUG, '2018-05-01', '2018-05-31', null, 0, EHR],
   ],
   // condition_occurrence_id, person, concept, start
   condition_occurrence: [
@@ -128,7 +130,7 @@ const FIXTURE: Record<string, (string | number | null)[][]> = {
 const COLUMNS: Record<string, string> = {
   person: 'person_id, gender_concept_id, year_of_birth',
   observation_period: 'observation_period_id, person_id, observation_period_start_date, observation_period_end_date',
-  drug_exposure: 'drug_exposure_id, person_id, drug_concept_id, drug_exposure_start_date, drug_exposure_end_date, days_supply',
+  drug_exposure: 'drug_exposure_id, person_id, drug_concept_id, drug_exposure_start_date, drug_exposure_end_date, days_supply, refills, drug_type_concept_id',
   condition_occurrence: 'condition_occurrence_id, person_id, condition_concept_id, condition_start_date',
 };
 const literal = (v: string | number | null) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v}'`);
@@ -160,6 +162,11 @@ const conditionIn = (start: number | null, end: number | null, occurrence: Corre
 });
 const rule = (name: string, ...criteriaList: CorrelatedCriteria[]) => ({ name, expression: { type: 'ALL' as const, criteriaList } });
 const offsetExit = { type: 'DateOffset' as const, dateField: 'EndDate' as const, offset: 0 };
+/** Every drug exposure meeting `drug`'s attributes, each its own period (from its start to its end). */
+const everyExposure = (drug: Partial<Criteria>): CohortDefinitionInput => ({
+  ...drugEntry({ qualifiedLimit: { type: 'All' }, expressionLimit: { type: 'All' }, endStrategy: offsetExit }, 'All'),
+  primaryCriteria: { criteriaList: [{ kind: 'DrugExposure', codesetId: 1, ...drug }], observationWindow: { priorDays: 0, postDays: 0 }, primaryCriteriaLimit: { type: 'All' } },
+});
 
 describe('what each part of a definition means, on a hand-made CDM (expected rows written by hand), on both engines', () => {
   const engines = bothEngines('hand-made', () => handMadeCdm);
@@ -171,6 +178,13 @@ describe('what each part of a definition means, on a hand-made CDM (expected row
       ['1 2010-01-01 2010-01-31', '1 2010-02-15 2010-03-17', '1 2012-01-01 2012-01-11', '2 2005-06-01 2005-06-11', '3 2001-01-10 2001-01-15', '5 2018-05-01 2018-05-31']],
     ['all events, periods up to 30 days apart merged', drugEntry({ qualifiedLimit: { type: 'All' }, expressionLimit: { type: 'All' }, endStrategy: offsetExit, collapseSettings: { collapseType: 'ERA', eraPad: 30 } }, 'All'),
       ['1 2010-01-01 2010-03-17', '1 2012-01-01 2012-01-11', '2 2005-06-01 2005-06-11', '3 2001-01-10 2001-01-15', '5 2018-05-01 2018-05-31']],
+    ['exposures with at least 1 refill (none recorded is not at least 1)', everyExposure({ refills: { op: 'gte', value: 1 } }), ['1 2010-02-15 2010-03-17', '1 2012-01-01 2012-01-11', '3 2001-01-10 2001-01-15']],
+    ['exposures recorded as claims', everyExposure({ typeConcepts: [CLAIM] }), ['1 2010-02-15 2010-03-17', '2 2005-06-01 2005-06-11']],
+    [
+      'exposures not recorded as claims (a record without a type is left out too, as Circe\'s NOT IN leaves it)',
+      everyExposure({ typeConcepts: [CLAIM], typeExclude: true }),
+      ['1 2010-01-01 2010-01-31', '1 2012-01-01 2012-01-11', '5 2018-05-01 2018-05-31'],
+    ],
     ['at least 1 condition between 30 days before and 0 days after', drugEntry({ inclusionRules: [rule('prior condition', conditionIn(-30, 0, { type: 'AT_LEAST', count: 1 }))] }), ['1 2010-01-01 2020-12-31', '3 2001-01-10 2020-12-31']],
     ['exactly 2 in that window', drugEntry({ inclusionRules: [rule('two', conditionIn(-30, 0, { type: 'EXACTLY', count: 2 }))] }), ['3 2001-01-10 2020-12-31']],
     ['at most 1 in that window (none counts)', drugEntry({ inclusionRules: [rule('at most one', conditionIn(-30, 0, { type: 'AT_MOST', count: 1 }))] }), ['1 2010-01-01 2020-12-31', '2 2005-06-01 2020-12-31', '5 2018-05-01 2020-12-31']],

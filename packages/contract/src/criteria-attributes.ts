@@ -12,7 +12,7 @@ export const CRITERIA_KINDS = [
 export type CriteriaKind = (typeof CRITERIA_KINDS)[number];
 
 /** Attributes every event domain with a concept, dates and a visit has (Circe's common criteria fields). */
-const COMMON = ['kind', 'codesetId', 'sourceConcept', 'first', 'occurrenceStartDate', 'occurrenceEndDate', 'age', 'gender', 'typeConcepts', 'visitType', 'correlatedCriteria'] as const;
+const COMMON = ['kind', 'codesetId', 'sourceConcept', 'first', 'occurrenceStartDate', 'occurrenceEndDate', 'age', 'gender', 'typeConcepts', 'typeExclude', 'visitType', 'correlatedCriteria'] as const;
 const ERA = ['kind', 'codesetId', 'first', 'occurrenceStartDate', 'occurrenceEndDate', 'age', 'gender', 'eraLength', 'occurrenceCount', 'correlatedCriteria'] as const;
 
 /**
@@ -22,14 +22,14 @@ const ERA = ['kind', 'codesetId', 'first', 'occurrenceStartDate', 'occurrenceEnd
  */
 export const CRITERIA_ATTRIBUTES: Record<CriteriaKind, readonly (keyof Criteria)[]> = {
   ConditionOccurrence: COMMON,
-  DrugExposure: [...COMMON, 'daysSupply', 'quantity'],
+  DrugExposure: [...COMMON, 'daysSupply', 'quantity', 'refills'],
   DrugEra: ERA,
   ConditionEra: ERA,
   ProcedureOccurrence: COMMON,
   Measurement: [...COMMON, 'valueAsNumber', 'valueAsConcept', 'unit', 'rangeLow', 'rangeHigh', 'abnormal'],
   Observation: [...COMMON, 'valueAsNumber', 'valueAsConcept', 'unit'],
   VisitOccurrence: COMMON,
-  Death: ['kind', 'codesetId', 'sourceConcept', 'occurrenceStartDate', 'age', 'gender', 'typeConcepts', 'correlatedCriteria'],
+  Death: ['kind', 'codesetId', 'sourceConcept', 'occurrenceStartDate', 'age', 'gender', 'typeConcepts', 'typeExclude', 'correlatedCriteria'],
   ObservationPeriod: ['kind', 'first', 'occurrenceStartDate', 'occurrenceEndDate', 'age', 'gender', 'typeConcepts', 'periodLength', 'correlatedCriteria'],
 };
 

@@ -88,6 +88,8 @@ export interface Criteria {
   gender?: number[];
   /** Type concepts (condition_type, drug_type, visit_type, ...). */
   typeConcepts?: number[];
+  /** The record's type must be none of `typeConcepts` (Circe's `…TypeExclude`) instead of one of them. */
+  typeExclude?: boolean;
   /** VisitOccurrence: the visit's concept; other domains: the concept of the visit the event was recorded in. */
   visitType?: number[];
   /** Measurement / Observation. */
@@ -100,6 +102,8 @@ export interface Criteria {
   /** DrugExposure. */
   daysSupply?: NumericRange;
   quantity?: NumericRange;
+  /** DrugExposure: the number of refills (`drug_exposure.refills`, Circe's `Refills`). */
+  refills?: NumericRange;
   /** DrugEra / ConditionEra: the era's length in days and its number of exposures / occurrences. */
   eraLength?: NumericRange;
   occurrenceCount?: NumericRange;
@@ -179,6 +183,7 @@ export const Criteria: z.ZodType<Criteria> = z.lazy(() =>
     age: NumericRange.optional(),
     gender: ConceptIds.optional(),
     typeConcepts: ConceptIds.optional(),
+    typeExclude: z.boolean().optional(),
     visitType: ConceptIds.optional(),
     valueAsNumber: NumericRange.optional(),
     valueAsConcept: ConceptIds.optional(),
@@ -188,6 +193,7 @@ export const Criteria: z.ZodType<Criteria> = z.lazy(() =>
     abnormal: z.boolean().optional(),
     daysSupply: NumericRange.optional(),
     quantity: NumericRange.optional(),
+    refills: NumericRange.optional(),
     eraLength: NumericRange.optional(),
     occurrenceCount: NumericRange.optional(),
     periodLength: NumericRange.optional(),

@@ -29,8 +29,8 @@ const sourceConcept = { field: 'sourceConcept', kind: 'codeset' } as const;
 
 /**
  * Circe's attributes of each criterion kind that the model holds, by their Circe name (circe-be's
- * `cohortdefinition/*.java`). The `…TypeExclude` flag of the type list is handled beside it: only
- * `false` (include the listed types) has a meaning in the model.
+ * `cohortdefinition/*.java`). The `…TypeExclude` flag of the type list is handled beside it
+ * (`typeExclude`: the record's type is none of the listed ones).
  */
 export const CIRCE_ATTRIBUTES: Record<CriteriaKind, Record<string, CirceAttribute>> = {
   ConditionOccurrence: { ...common, OccurrenceEndDate: { field: 'occurrenceEndDate', kind: 'dateRange' }, ConditionType: typeConcepts, ConditionSourceConcept: sourceConcept },
@@ -41,6 +41,7 @@ export const CIRCE_ATTRIBUTES: Record<CriteriaKind, Record<string, CirceAttribut
     DrugSourceConcept: sourceConcept,
     DaysSupply: { field: 'daysSupply', kind: 'numericRange' },
     Quantity: { field: 'quantity', kind: 'numericRange' },
+    Refills: { field: 'refills', kind: 'numericRange' },
   },
   DrugEra: era,
   ConditionEra: era,
@@ -127,7 +128,6 @@ export const UNSUPPORTED_ATTRIBUTES: Record<string, string> = {
   Qualifier: 'observation qualifiers are not supported',
   Modifier: 'procedure modifiers are not supported',
   RouteConcept: 'drug routes are not supported',
-  Refills: 'refills are not supported',
   EffectiveDrugDose: 'drug doses are not supported',
   DoseUnit: 'dose units are not supported',
   LotNumber: 'lot numbers are not supported',

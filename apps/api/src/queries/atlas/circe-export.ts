@@ -51,7 +51,7 @@ export function exportCirce(def: CohortDefinitionExpression, lookup: (id: number
     const body: Json = {};
     const names = Object.entries(CIRCE_ATTRIBUTES[c.kind]);
     for (const [field, value] of Object.entries(c) as [keyof Criteria, unknown][]) {
-      if (field === 'kind' || value === undefined || field === 'correlatedCriteria') continue;
+      if (field === 'kind' || value === undefined || field === 'correlatedCriteria' || field === 'typeExclude') continue;
       const entry = names.find(([, a]) => a.field === field);
       if (!entry) throw new CirceExportError(`${path}.${field}`, `a ${c.kind} criterion's ${field} has no Circe equivalent`);
       const [name, attribute] = entry;
@@ -61,7 +61,7 @@ export function exportCirce(def: CohortDefinitionExpression, lookup: (id: number
         : attribute.kind === 'concepts' ? concepts(value as number[])
         : value;
     }
-    if (c.typeConcepts?.length && TYPE_EXCLUDE_FLAG[c.kind]) body[TYPE_EXCLUDE_FLAG[c.kind]] = false;
+    if (c.typeConcepts?.length && TYPE_EXCLUDE_FLAG[c.kind]) body[TYPE_EXCLUDE_FLAG[c.kind]] = c.typeExclude === true;
     if (c.correlatedCriteria) body.CorrelatedCriteria = group(c.correlatedCriteria, `${path}.correlatedCriteria`);
     return { [c.kind]: body };
   };

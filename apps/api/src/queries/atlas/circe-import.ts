@@ -271,9 +271,8 @@ class CirceReader {
         : this.concepts(raw, at);
       if (read !== undefined) target[attribute.field] = read;
     }
-    if (excludeFlag && this.boolean(body[excludeFlag], `${kindPath}.${excludeFlag}`) && criteria.typeConcepts?.length) {
-      throw new CirceImportError('unsupported', `${kindPath}.${excludeFlag}`, 'excluding record types is not supported (only "include these types")');
-    }
+    // Without types to exclude the flag means nothing (Circe ignores it too).
+    if (excludeFlag && this.boolean(body[excludeFlag], `${kindPath}.${excludeFlag}`) && criteria.typeConcepts?.length) criteria.typeExclude = true;
     if (!absent(body.CorrelatedCriteria)) criteria.correlatedCriteria = this.group(body.CorrelatedCriteria, `${kindPath}.CorrelatedCriteria`);
     return criteria;
   }

@@ -348,7 +348,10 @@ export class DefinitionCompiler {
       if (criteria.age) filters.push(this.numeric('(EXTRACT(YEAR FROM c.start_date) - pa."year_of_birth")', criteria.age, `${path}.age`));
       if (criteria.gender?.length) filters.push(this.concepts('pa."gender_concept_id"', criteria.gender));
     }
-    if (criteria.typeConcepts?.length && domain.type) filters.push(this.concepts(`c."${domain.type}"`, criteria.typeConcepts));
+    if (criteria.typeConcepts?.length && domain.type) {
+      // Circe's `…TypeExclude`: NOT IN, so a record without a type is left out either way.
+      filters.push(`${criteria.typeExclude ? 'NOT ' : ''}${this.concepts(`c."${domain.type}"`, criteria.typeConcepts)}`);
+    }
     if (criteria.visitType?.length) {
       if (criteria.kind === 'VisitOccurrence') filters.push(this.concepts('c."visit_concept_id"', criteria.visitType));
       else {
@@ -366,6 +369,7 @@ export class DefinitionCompiler {
     }
     if (criteria.daysSupply) filters.push(this.numeric('c."days_supply"', criteria.daysSupply, `${path}.daysSupply`));
     if (criteria.quantity) filters.push(this.numeric('c."quantity"', criteria.quantity, `${path}.quantity`));
+    if (criteria.refills) filters.push(this.numeric('c."refills"', criteria.refills, `${path}.refills`));
     if (criteria.eraLength || criteria.periodLength) filters.push(this.numeric('(c.end_date - c.start_date)', (criteria.eraLength ?? criteria.periodLength)!, `${path}.${criteria.eraLength ? 'eraLength' : 'periodLength'}`));
     if (criteria.occurrenceCount) {
       filters.push(this.numeric(criteria.kind === 'DrugEra' ? 'c."drug_exposure_count"' : 'c."condition_occurrence_count"', criteria.occurrenceCount, `${path}.occurrenceCount`));

@@ -134,6 +134,23 @@ describe('CriterionEditor', { timeout: 60_000 }, () => {
     expect(screen.getByRole('combobox', { name: 'Entry event 1: occurrences in the era: comparison' })).toBeInTheDocument();
   });
 
+  it("excludes a drug exposure's record types and sets its refills, and reads them back; the exclusion goes with the last type", async () => {
+    fakeApi(() => ({ status: 404, body: { detail: 'Not found' } }));
+    const seen = vi.fn();
+    renderWithStore(<CriterionHarness initial={{ kind: 'DrugExposure', codesetId: 0, typeConcepts: [32810] }} seen={seen} />);
+    await choose(screen.getByRole('combobox', { name: 'Entry event 1: record type included or excluded' }), 'Not recorded as');
+    await choose(screen.getByRole('combobox', { name: 'Entry event 1: refills: comparison' }), 'at least');
+    const refills = screen.getByRole('spinbutton', { name: 'Entry event 1: refills: value' });
+    await userEvent.clear(refills);
+    await userEvent.type(refills, '1');
+    await waitFor(() => expect(document.querySelector('.event-sentence')).toHaveTextContent('a drug exposure of Diclofenac, not recorded as Claim, with refills at least 1'));
+    expect(seen.mock.lastCall![0]).toEqual({ kind: 'DrugExposure', codesetId: 0, typeConcepts: [32810], typeExclude: true, refills: { op: 'gte', value: 1 } });
+    expect(screen.getByText('More attributes of the drug exposure (2 set)')).toBeInTheDocument();
+    // The last type removed: "not recorded as" nothing means nothing, and leaves with it.
+    await userEvent.click(within(document.querySelector('.criterion-attributes')!).getByLabelText('close'));
+    expect(seen.mock.lastCall![0]).toEqual({ kind: 'DrugExposure', codesetId: 0, refills: { op: 'gte', value: 1 } });
+  });
+
   it("edits a drug exposure's days supply, quantity and source concept, and reads them back", async () => {
     fakeApi(() => ({ status: 404, body: { detail: 'Not found' } }));
     const seen = vi.fn();

@@ -190,8 +190,8 @@ const ATTRIBUTE_ROW = { display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: '
 
 /**
  * The attributes a kind offers beyond the common ones (exactly those the contract lets it carry):
- * dates, visit type, record type, source concept, value, unit, abnormal, normal range, days supply,
- * quantity, era length and count, period length.
+ * dates, visit type, record type (included or excluded), source concept, value, unit, abnormal,
+ * normal range, days supply, quantity, refills, era length and count, period length.
  */
 function AttributesEditor({ criteria, onChange, label, conceptSets }: { criteria: Criteria; onChange: (c: Criteria) => void; label: string; conceptSets: ConceptSetChoice }) {
   const offered = new Set<AttributeKey>(kindAttributes(criteria.kind));
@@ -217,8 +217,29 @@ function AttributesEditor({ criteria, onChange, label, conceptSets }: { criteria
       ) : null}
       {offered.has('typeConcepts') ? (
         <div style={ATTRIBUTE_ROW}>
-          <span>Recorded as (type concept)</span>
-          <ConceptPicker domain="Type Concept" multiple value={criteria.typeConcepts ?? []} onChange={(v) => set('typeConcepts')(Array.isArray(v) ? v : undefined)} label={`${label}: record type`} />
+          {offered.has('typeExclude') ? (
+            <Select
+              aria-label={`${label}: record type included or excluded`}
+              value={criteria.typeExclude ? 'exclude' : 'include'}
+              style={{ width: 160 }}
+              onChange={(v: string) => set('typeExclude')(v === 'exclude' || undefined)}
+              options={[
+                { value: 'include', label: 'Recorded as' },
+                { value: 'exclude', label: 'Not recorded as' },
+              ]}
+            />
+          ) : (
+            <span>Recorded as</span>
+          )}
+          <span>(type concept)</span>
+          <ConceptPicker
+            domain="Type Concept"
+            multiple
+            value={criteria.typeConcepts ?? []}
+            // Without types, "not recorded as" means nothing: it goes with the last type.
+            onChange={(v) => onChange(withAttribute(withAttribute(criteria, 'typeConcepts', Array.isArray(v) ? v : undefined), 'typeExclude', Array.isArray(v) && v.length ? criteria.typeExclude : undefined))}
+            label={`${label}: record type`}
+          />
         </div>
       ) : null}
       {offered.has('sourceConcept') ? (
@@ -277,6 +298,11 @@ function AttributesEditor({ criteria, onChange, label, conceptSets }: { criteria
           <NumericRangeEditor value={criteria.quantity} onChange={set('quantity')} label={`${label}: quantity`} text="Quantity" />
         </div>
       ) : null}
+      {offered.has('refills') ? (
+        <div style={ATTRIBUTE_ROW}>
+          <NumericRangeEditor value={criteria.refills} onChange={set('refills')} label={`${label}: refills`} text="Refills" />
+        </div>
+      ) : null}
       {offered.has('eraLength') ? (
         <div style={ATTRIBUTE_ROW}>
           <NumericRangeEditor value={criteria.eraLength} onChange={set('eraLength')} label={`${label}: era length`} text="Era length" unit="days" />
@@ -319,7 +345,8 @@ export function CriterionEditor({ criteria, onChange, conceptSets, label, depth 
   const setName = conceptSets.sets.find((s) => s.id === criteria.codesetId)?.name;
   const sourceName = conceptSets.sets.find((s) => s.id === criteria.sourceConcept)?.name;
   const names = useConceptNames(sentence ? unknownAttributeConceptIds(criteria) : []);
-  const extraSet = kindAttributes(criteria.kind).filter((k) => criteria[k] !== undefined).length;
+  // "Not recorded as" is part of the record type, not an attribute of its own.
+  const extraSet = kindAttributes(criteria.kind).filter((k) => k !== 'typeExclude' && criteria[k] !== undefined).length;
   // Open at first when an attribute is set; after that the researcher opens and closes it (a value
   // that follows `extraSet` would close it under their hands when they clear the last attribute).
   // Its editors render only while it is open: a definition holds many criteria, each with a dozen.

@@ -301,7 +301,7 @@ export function attributePhrases(criteria: Criteria, sourceSetName?: string, nam
   if (criteria.occurrenceStartDate) phrases.push(`starting ${dateRangeWords(criteria.occurrenceStartDate)}`);
   if (criteria.occurrenceEndDate) phrases.push(`ending ${dateRangeWords(criteria.occurrenceEndDate)}`);
   if (criteria.visitType?.length) phrases.push(criteria.kind === 'VisitOccurrence' ? `of type ${conceptWords(criteria.visitType, VISIT_TYPES, names)}` : `in a visit of type ${conceptWords(criteria.visitType, VISIT_TYPES, names)}`);
-  if (criteria.typeConcepts?.length) phrases.push(`recorded as ${conceptWords(criteria.typeConcepts, RECORD_TYPES, names)}`);
+  if (criteria.typeConcepts?.length) phrases.push(`${criteria.typeExclude ? 'not recorded as' : 'recorded as'} ${conceptWords(criteria.typeConcepts, RECORD_TYPES, names)}`);
   if (criteria.sourceConcept !== undefined) phrases.push(`with a source concept in ${sourceSetName ?? `concept set ${criteria.sourceConcept}`}`);
   if (criteria.valueAsNumber) phrases.push(`with a value ${numericRangeWords(criteria.valueAsNumber)}`);
   if (criteria.valueAsConcept?.length) phrases.push(`with a value of ${conceptWords(criteria.valueAsConcept, [], names)}`);
@@ -311,6 +311,7 @@ export function attributePhrases(criteria: Criteria, sourceSetName?: string, nam
   if (criteria.rangeHigh) phrases.push(`with a normal range's high end ${numericRangeWords(criteria.rangeHigh)}`);
   if (criteria.daysSupply) phrases.push(`with a days supply ${numericRangeWords(criteria.daysSupply)} days`);
   if (criteria.quantity) phrases.push(`with a quantity ${numericRangeWords(criteria.quantity)}`);
+  if (criteria.refills) phrases.push(`with refills ${numericRangeWords(criteria.refills)}`);
   if (criteria.eraLength) phrases.push(`lasting ${numericRangeWords(criteria.eraLength)} days`);
   if (criteria.occurrenceCount) phrases.push(`made of ${numericRangeWords(criteria.occurrenceCount)} ${criteria.kind === 'DrugEra' ? 'exposures' : 'occurrences'}`);
   if (criteria.periodLength) phrases.push(`lasting ${numericRangeWords(criteria.periodLength)} days`);
