@@ -22,15 +22,23 @@ async function requestsLoggedWith(accessLog: string | undefined) {
   const keys = await fetch(`${base}/.well-known/jwks.json`);
   const refused = await fetch(`${base}/api/v1/users/me/`, { headers: { authorization: `Bearer ${SECRET}` } });
   expect([keys.status, refused.status]).toEqual([200, 401]);
-  // Log lines are written in batches, at least once a second.
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  const lines = server
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((line) => line.msg === 'request completed');
-  return { lines, output: server.output(), refusedId: refused.headers.get('x-request-id') };
+  const refusedId = refused.headers.get('x-request-id');
+  const completed = () =>
+    server
+      .output()
+      .split('\n')
+      // Whole lines only: the last may still be arriving.
+      .slice(0, -1)
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.msg === 'request completed');
+  // Log lines are written in batches, at least once a second, in the order of the requests: once the
+  // refused (second) request's line is out, so is any line of the first.
+  for (let waited = 0; !completed().some((line) => line.reqId === refusedId); waited += 50) {
+    if (waited > 10_000) throw new Error(`the refused request was not logged: ${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { lines: completed(), output: server.output(), refusedId };
 }
 
 afterAll(async () => {

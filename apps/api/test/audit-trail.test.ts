@@ -125,7 +125,8 @@ describe('hdp audit verify', () => {
     }
   });
 
-  it('verifies entries with deeply nested details and unpaired surrogates, in a fresh process with a small stack', async () => {
+  // The intact case, on the entries hardest to re-hash (a chain of ordinary entries takes the same path).
+  it('says the chain is intact, for entries with deeply nested details and unpaired surrogates, in a fresh process with a small stack', async () => {
     const { env, cleanUp } = await commandLineEnvironment();
     try {
       const opened = await openServices(loadConfig(env));
@@ -147,17 +148,4 @@ describe('hdp audit verify', () => {
       await cleanUp();
     }
   }, 90_000);
-
-  it('says the chain is intact when it is', async () => {
-    const { env, cleanUp } = await commandLineEnvironment();
-    try {
-      const opened = await openServices(loadConfig(env));
-      await createUser(opened.services.db, { email: 'a@example.org', roles: ['ADMIN'], password: TEST_PASSWORD }, 'test');
-      await opened.close();
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/hdp.ts', 'audit', 'verify'], { cwd: API_DIR, env });
-      expect(stdout).toContain('Audit chain intact: 2 entries verified (up to entry 2).');
-    } finally {
-      await cleanUp();
-    }
-  });
 });

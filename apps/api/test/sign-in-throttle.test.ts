@@ -1,6 +1,7 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '@hdp/contract';
 import { CLIENT_ADDRESS_HEADER, CLIENT_ADDRESS_SIGNATURE_HEADER, signClientAddress } from '@hdp/contract/client-address';
+import { signInThrottle } from '../src/db/schema';
 import { backoffSeconds } from '../src/identity/sign-in-throttle';
 import { createUser } from '../src/users/admin-creator';
 import { startTestApp, ADMIN_EMAIL, TEST_PASSWORD, type TestApp } from './support/test-app';
@@ -9,10 +10,18 @@ import { startTestApp, ADMIN_EMAIL, TEST_PASSWORD, type TestApp } from './suppor
 const SECRET = 'a-client-address-secret-of-32-characters-or-more';
 const WEB_SERVER = '127.0.0.1';
 
+/**
+ * One app for the file: each test starts from no counted attempts (the throttle's counters are its
+ * only state these tests change), and reads the audit log only from its own start.
+ */
 let t: TestApp | undefined;
-beforeEach(async () => {
-  await t?.close();
+let testStarted = new Date();
+beforeAll(async () => {
   t = await startTestApp({ CLIENT_ADDRESS_SECRET: SECRET });
+});
+beforeEach(async () => {
+  await t!.services.db.delete(signInThrottle);
+  testStarted = new Date();
 });
 afterAll(() => t?.close());
 
@@ -23,9 +32,11 @@ const attempt = (email: string, password: string, address = '10.0.0.1', headers:
 const viaWeb = (email: string, password: string, browser: string, secret = SECRET) =>
   attempt(email, password, WEB_SERVER, signClientAddress(secret, browser));
 
+/** The client addresses of the failed sign-ins audited since the test started. */
 async function auditedAddresses(): Promise<string[]> {
   const { id_token } = await t!.signIn(ADMIN_EMAIL);
-  const logs = await t!.request({ method: 'GET', url: '/api/v1/logs/?event_type=AUTH_SIGN_IN_FAILED&page_size=100', token: id_token });
+  const since = encodeURIComponent(testStarted.toISOString());
+  const logs = await t!.request({ method: 'GET', url: `/api/v1/logs/?event_type=AUTH_SIGN_IN_FAILED&start_date=${since}&page_size=100`, token: id_token });
   return (logs.json() as { entries: { client_address: string }[] }).entries.map((entry) => entry.client_address);
 }
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RELEASED_TABLES, type Workbench } from '@hdp/contract';
+import { isDataDirLocked } from '../src/db/data-dir-lock';
 import { DuckDbWarehouse } from '../src/warehouse/duckdb-warehouse';
 import { warehouseFile } from '../src/warehouse/open-warehouse';
 import { syntheticDataset } from '../src/warehouse/synthetic-generator';
@@ -25,8 +26,16 @@ describe('provisioning survives a server killed mid-job', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** Starts the API; after a kill -9 the data directory's lock is stale only after a while, so it retries. */
+  /**
+   * Starts the API. After a kill -9 the data directory's lock is stale only after a while: it waits
+   * for that here (a start while the lock is still fresh costs a whole process start to be refused),
+   * and still retries should a start be refused.
+   */
   async function start(env: NodeJS.ProcessEnv): Promise<void> {
+    for (let waited = 0; await isDataDirLocked(dataDir); waited++) {
+      if (waited > 150) throw new Error('the data directory stayed locked');
+      await sleep(200);
+    }
     for (let attempt = 0; ; attempt++) {
       server = startApiProcess(env);
       try {
