@@ -9,7 +9,9 @@ export function startApiProcess(env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: API_DIR, env: { PASSWORD_HASH_COST: '10', MFA_REQUIRED: 'false', ...env }, stdio: 'pipe' });
   let output = '';
   const ready = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);
+    // A start takes 3–5 s on an idle machine and was seen to take 48 s on two cores loaded ~15 deep:
+    // the limit only ends a start that hangs.
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 90_000);
     child.stdout.on('data', (chunk) => {
       output += chunk;
       if (output.includes('API listening')) {
