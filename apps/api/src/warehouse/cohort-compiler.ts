@@ -395,7 +395,8 @@ export const ANSWER_COLUMNS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] as const;
  * A query with a cohort definition answered in ONE statement: the attrition's step rows (kind 0:
  * step, events, persons, person_key_sum, event_key_sum), the inclusion-rule masks (kind 1: mask,
  * persons, person_key_sum), each step's sketch (kind 3) and the persons' aggregate (kind 2: the
- * columns of `aggregateStatement`, in order, its record keys in `record_keys`). Run as three statements, the definition was evaluated three times, and its
+ * columns of `aggregateStatement`, in order, its record keys in `record_keys`, NULL in the other
+ * kinds' rows). Run as three statements, the definition was evaluated three times, and its
  * evaluation is most of a run's cost; in one, the engine plans the relations the three share once
  * (a CTE read more than once is computed once by PostgreSQL, and by DuckDB where it pays: forcing
  * MATERIALIZED on every relation made DuckDB slower). Null when the tree has no definition.
