@@ -34,6 +34,7 @@ const unavailableWarehouse: WarehouseEngine = {
   kind: 'duckdb',
   state: null,
   query: () => Promise.reject(new Error('This command opened no warehouse.')),
+  queryColumns: () => Promise.reject(new Error('This command opened no warehouse.')),
   describe: () => Promise.resolve([]),
   exportCsvGzip: () => Promise.reject(new Error('This command opened no warehouse.')),
   load: () => Promise.reject(new Error('This command opened no warehouse.')),

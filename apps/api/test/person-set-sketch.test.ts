@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueryGroup } from '@hdp/contract';
-import { compileCohortAggregate, compileCohortPredicate } from '../src/warehouse/cohort-compiler';
-import { compileAnswerAggregate } from '../src/warehouse/answer-aggregate';
-import { splitAggregateRows } from '../src/warehouse/cohort-results';
+import { AGE_BAND_SQL, compileCohortAggregate, compileCohortPredicate } from '../src/warehouse/cohort-compiler';
+import { aggregateGroups, cellSketchName, splitAggregateRows } from '../src/warehouse/cohort-results';
 import { DuckDbWarehouse } from '../src/warehouse/duckdb-warehouse';
 import { keptCounts, nearCombination, type KeptSketch } from '../src/warehouse/ledger-combinations';
 import { KEY_RANGE } from '../src/warehouse/perturbation';
@@ -90,24 +89,39 @@ describe('combinations of two kept answers (ledger-combinations.ts)', () => {
   });
 });
 
-/** The sketch the warehouse computes for `tree`, and the one made here from the selected persons' keys. */
+/** The sketch the warehouse's aggregate gives for `tree`, and the one made here from the selected persons' keys. */
 async function bothSketches(w: WarehouseEngine, tree: QueryGroup) {
   const schema = w.state!.schema;
-  const aggregate = compileCohortAggregate(tree, schema);
-  const { rows, sketch } = splitAggregateRows(await w.query(aggregate.sql, aggregate.params));
+  const aggregate = compileCohortAggregate(tree, schema, { sketches: true });
+  const { rows, sketch, cellSketches } = splitAggregateRows(aggregateGroups(await w.queryColumns(aggregate.sql, aggregate.params), { sketches: true }));
   const predicate = compileCohortPredicate(tree, schema);
-  const selected = await w.query(`SELECT p."${RECORD_KEY_COLUMN}" AS k FROM "${schema}"."person" p WHERE ${predicate.sql}`, predicate.params);
-  // The explorer's statement sketches the pyramid's cells and race × ethnicity only; the other
-  // sketches, added up from those, must be what each breakdown's own grouping gives.
-  const explorer = compileAnswerAggregate(tree, schema, { sketches: true });
-  const added = splitAggregateRows(await w.query(explorer.sql, explorer.params));
-  const direct = splitAggregateRows(await w.query(aggregate.sql, aggregate.params));
-  expect(added.sketch).toEqual(sketch);
-  expect(added.cellSketches.size).toBeGreaterThan(0);
-  expect(added.cellSketches).toEqual(direct.cellSketches);
-  const byCell = (r: (typeof rows)[number]) => `${r.sex}|${r.ageBand}|${r.race}|${r.ethnicity}`;
-  expect([...added.rows].sort((a, b) => byCell(a).localeCompare(byCell(b)))).toEqual([...rows].sort((a, b) => byCell(a).localeCompare(byCell(b))));
-  return { rows, sketch, expected: sketchOfKeys(selected.map((r) => Number(r.k))), persons: selected.length };
+  const selected = (
+    await w.query(
+      `SELECT p."${RECORD_KEY_COLUMN}" AS k, p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity FROM "${schema}"."person" p WHERE ${predicate.sql}`,
+      predicate.params,
+    )
+  ).map((r) => ({ k: Number(r.k), cell: [r.sex, r.age_band, r.race, r.ethnicity].map((v) => (v === null ? 'unknown' : String(Number(v)))) as [string, string, string, string] }));
+  // Every breakdown cell's sketch, made here from its own persons' keys; and the persons and key sum of each demographic group.
+  const cellKeys = new Map<string, number[]>();
+  const groups = new Map<string, { n: number; keySum: number }>();
+  for (const { k, cell } of selected) {
+    const [sex, ageBand, race, ethnicity] = cell;
+    for (const name of [cellSketchName('sex', sex), cellSketchName('age_band', ageBand), cellSketchName('race', race), cellSketchName('ethnicity', ethnicity), cellSketchName('sex_by_age_band', sex, ageBand)]) {
+      cellKeys.set(name, [...(cellKeys.get(name) ?? []), k]);
+    }
+    const group = groups.get(cell.join('|')) ?? { n: 0, keySum: 0 };
+    groups.set(cell.join('|'), { n: group.n + 1, keySum: (group.keySum + k) % KEY_RANGE });
+  }
+  expect(cellSketches.size).toBeGreaterThan(0);
+  expect(cellSketches).toEqual(new Map([...cellKeys].map(([name, keys]) => [name, sketchOfKeys(keys)])));
+  expect(new Map(rows.map((r) => [[r.sex, r.ageBand, r.race, r.ethnicity].join('|'), { n: r.n, keySum: r.keySum }]))).toEqual(groups);
+  // With the tracker defence off: the same groups, nothing sketched.
+  const plain = compileCohortAggregate(tree, schema, { sketches: false });
+  const unsketched = splitAggregateRows(aggregateGroups(await w.queryColumns(plain.sql, plain.params), { sketches: false }));
+  expect(unsketched.rows).toEqual(expect.arrayContaining(rows));
+  expect(unsketched.rows).toHaveLength(rows.length);
+  expect(unsketched.cellSketches.size).toBe(0);
+  return { rows, sketch, expected: sketchOfKeys(selected.map((r) => r.k)), persons: selected.length };
 }
 
 const TREES: QueryGroup[] = [

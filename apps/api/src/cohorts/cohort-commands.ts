@@ -90,7 +90,7 @@ async function snapshot(services: AppServices, tree: QueryGroup, state: Warehous
     const personCount = await takeSnapshot(warehouse, state, versionId, tree, config.queryTimeoutMs);
     if (personCount === 0) throw conflict('The query selects no persons, so there is nothing to keep as a cohort.');
     const released: ReleasedCount = { personCount: 0 };
-    const result = await aggregateResult(warehouse, state.schema, compileSnapshotAggregate(state.schema, versionId), {
+    const result = await aggregateResult(warehouse, state.schema, compileSnapshotAggregate(state.schema, versionId, { sketches: config.trackerDefence }), {
       threshold: config.suppressionThreshold,
       perturbation: config.perturbation,
       trackerDefence: config.trackerDefence,

@@ -388,14 +388,15 @@ export function compileDefinitionParts(tree: QueryGroup, schema: string): { attr
   };
 }
 
-/** The columns of a definition's whole answer, one statement: `kind` (0 step, 1 mask, 2 aggregate) and eleven numbers. */
-export const ANSWER_COLUMNS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'] as const;
+/** The number columns of a definition's whole answer, one statement: `kind` (0 step, 1 mask, 2 aggregate, 3 step sketch) and eight numbers; the aggregate's rows also have their `record_keys`. */
+export const ANSWER_COLUMNS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] as const;
 
 /**
  * A query with a cohort definition answered in ONE statement: the attrition's step rows (kind 0:
  * step, events, persons, person_key_sum, event_key_sum), the inclusion-rule masks (kind 1: mask,
- * persons, person_key_sum) and the persons' aggregate (kind 2: the columns of `aggregateStatement`,
- * in order). Run as three statements, the definition was evaluated three times, and its
+ * persons, person_key_sum), each step's sketch (kind 3) and the persons' aggregate (kind 2: the
+ * columns of `aggregateStatement`, in order, its record keys in `record_keys`, NULL in the other
+ * kinds' rows). Run as three statements, the definition was evaluated three times, and its
  * evaluation is most of a run's cost; in one, the engine plans the relations the three share once
  * (a CTE read more than once is computed once by PostgreSQL, and by DuckDB where it pays: forcing
  * MATERIALIZED on every relation made DuckDB slower). Null when the tree has no definition.
@@ -409,17 +410,17 @@ export function compileDefinitionAnswer(tree: QueryGroup, schema: string): { sql
   const { ctes, steps, ruleNames } = definition.compiled;
   const selects = definitionSelects(definition.compiled, schema);
   const number = (column: string | null) => (column === null ? 'CAST(NULL AS BIGINT)' : `CAST(${column} AS BIGINT)`);
-  const row = (kind: number, columns: (string | null)[]) =>
-    `SELECT ${kind} AS kind, ${ANSWER_COLUMNS.map((name, i) => `${number(columns[i] ?? null)} AS ${name}`).join(', ')}`;
+  const row = (kind: number, columns: (string | null)[], keys = 'CAST(NULL AS INTEGER[])') =>
+    `SELECT ${kind} AS kind, ${ANSWER_COLUMNS.map((name, i) => `${number(columns[i] ?? null)} AS ${name}`).join(', ')}, ${keys} AS record_keys`;
   // The cohort's persons are among the entry events' (step_persons): no second scan of person.
   const persons = `FROM step_persons p WHERE ${selects.cohortPersons}${rules ? ` AND ${rules}` : ''}`;
   const sql =
-    `WITH ${ctes.join(', ')}, ${selects.keys}, answer_steps AS (${selects.stepRows}), answer_step_sketches AS (${selects.stepSketches}), answer_aggregate AS (${aggregateStatement(persons)})` +
+    `WITH ${ctes.join(', ')}, ${selects.keys}, answer_steps AS (${selects.stepRows}), answer_step_sketches AS (${selects.stepSketches}), answer_aggregate AS (${aggregateStatement(persons, { sketches: true })})` +
     `${selects.masks ? `, answer_masks AS (${selects.masks})` : ''} ` +
     `${row(0, ['step', 'events', 'persons', 'person_key_sum', 'event_key_sum'])} FROM answer_steps` +
     `${selects.masks ? ` UNION ALL ${row(1, ['mask', 'persons', 'person_key_sum'])} FROM answer_masks` : ''}` +
     ` UNION ALL ${row(3, ['step', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum'])} FROM answer_step_sketches` +
-    ` UNION ALL ${row(2, ['sex', 'age_band', 'race', 'ethnicity', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum', 'dims'])} FROM answer_aggregate`;
+    ` UNION ALL ${row(2, ['sex', 'age_band', 'race', 'ethnicity', 'n', 'key_sum'], 'record_keys')} FROM answer_aggregate`;
   return { sql, params: compiler.params, steps, ruleNames };
 }
 
@@ -428,56 +429,36 @@ export const AGE_BAND_SQL = `CAST(LEAST(GREATEST(FLOOR((EXTRACT(YEAR FROM curren
 
 /**
  * The aggregate every released answer is counted by, over the person rows `p` that `fromWhere`
- * selects (`FROM … WHERE …`): in one scan, with grouping sets,
- * - rows of `part` 7: persons by sex, age band, race and ethnicity, with the sum of their secret
- *   record keys (a column of `person`, see record-keys.ts), for perturbation;
- * - rows of `part` 3, 5 and 6: the persons' set-difference sketch (person-set-sketch.ts), cell
- *   `c0`, `c1` or `c2` of its three parts, with the count, key sum and check sum of each cell;
- *   `dims` (`GROUPING(sex, age_band, race, ethnicity)`) 15 for the whole answer's sketch, and for
- *   the sketch of each breakdown cell the mark of its breakdown (`BREAKDOWN_DIMS`): a cell's
- *   persons are a released count too, and the release ledger compares them like an answer's.
+ * selects (`FROM … WHERE …`): one row per demographic group (sex, age band, race and ethnicity
+ * together) with its persons (`n`) and the sum of their secret record keys (`key_sum`: a column of
+ * `person`, see record-keys.ts), for perturbation. With `sketches` (the tracker defence on), also
+ * the group's record keys themselves (`record_keys`, a list), from which the API makes the
+ * set-difference sketch (person-set-sketch.ts) of the whole answer and of every breakdown cell:
+ * each is a union of groups, and a sketch is a sum (`splitAggregateRows` in cohort-results.ts).
+ *
+ * One hash aggregate over the matching persons, the one the counts need anyway. Computing the
+ * sketch's cells in the statement (three grouping sets by group and cell, whose some 24,000 rows
+ * then came back as text to parse) cost about as much as the rest of the defence together; the
+ * keys come back as a list of 32-bit integers, read from the engine's buffer (`queryColumns`).
+ * Explorer runs, cohort definitions (kind 2 rows of `compileDefinitionAnswer`) and cohort
+ * snapshots are all counted by it.
  */
-export function aggregateStatement(fromWhere: string): string {
+export function aggregateStatement(fromWhere: string, { sketches }: { sketches: boolean }): string {
   const key = `p."${RECORD_KEY_COLUMN}"`;
-  const cells = [0, 1, 2].map((part) => `${cellSql(key, part)} AS c${part}`).join(', ');
-  const demographics = ['sex', 'age_band', 'race', 'ethnicity'];
-  // In two stages: the persons by demographic row and sketch cell, one grouping set per part; then
-  // every set the answer needs, summed from those few rows. Each person goes into 3 hash tables
-  // instead of 19 (DuckDB keeps one per grouping set), for the same rows.
-  const byCell = [0, 1, 2].map((part) => `(${[...demographics, `c${part}`].join(', ')})`).join(', ');
-  const sets = ['(part, c0, c1, c2)', ...Object.values(BREAKDOWN_COLUMNS).map((columns) => `(${[...columns, 'part', 'c0', 'c1', 'c2'].join(', ')})`)].join(', ');
-  const cellRows =
-    `SELECT sex, age_band, race, ethnicity, c0, c1, c2, GROUPING(c0, c1, c2) AS part, COUNT(*) AS n, SUM(k) AS key_sum, SUM(h) AS check_sum FROM (` +
-    `SELECT p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, ${key} AS k, ${checkSql(key)} AS h, ${cells} ${fromWhere}` +
-    `) s GROUP BY GROUPING SETS (${byCell})`;
-  const nothing = 'CAST(NULL AS BIGINT)';
-  // The demographic rows (part 7, as GROUPING(c0, c1, c2) marks them when all three are left out) from the first part's rows.
+  const persons = `SELECT p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, ${key} AS k ${fromWhere}`;
   return (
-    `WITH sketch_cells AS MATERIALIZED (${cellRows}) ` +
-    `SELECT sex, age_band, race, ethnicity, ${nothing} AS c0, ${nothing} AS c1, ${nothing} AS c2, 7 AS part, SUM(n) AS n, SUM(key_sum) AS key_sum, SUM(check_sum) AS check_sum, 0 AS dims ` +
-    `FROM sketch_cells WHERE part = 3 GROUP BY sex, age_band, race, ethnicity` +
-    ` UNION ALL SELECT sex, age_band, race, ethnicity, c0, c1, c2, part, SUM(n) AS n, SUM(key_sum) AS key_sum, SUM(check_sum) AS check_sum, GROUPING(sex, age_band, race, ethnicity) AS dims ` +
-    `FROM sketch_cells GROUP BY GROUPING SETS (${sets})`
+    `SELECT sex, age_band, race, ethnicity, CAST(COUNT(*) AS BIGINT) AS n, CAST(SUM(k) AS BIGINT) AS key_sum${sketches ? `, ${RECORD_KEYS_LIST} AS record_keys` : ''} ` +
+    `FROM (${persons}) s GROUP BY sex, age_band, race, ethnicity`
   );
 }
 
-/** The columns of each breakdown whose cells are sketched (the pyramid's cells are sex × age band). */
-export const BREAKDOWN_COLUMNS = {
-  sex: ['sex'],
-  age_band: ['age_band'],
-  race: ['race'],
-  ethnicity: ['ethnicity'],
-  sex_by_age_band: ['sex', 'age_band'],
-} as const;
-/** `GROUPING(sex, age_band, race, ethnicity)` of each breakdown's sketch rows: a bit per column left out (sex 8, age band 4, race 2, ethnicity 1). */
-export const BREAKDOWN_DIMS: Record<keyof typeof BREAKDOWN_COLUMNS, number> = { sex: 7, age_band: 11, race: 13, ethnicity: 14, sex_by_age_band: 3 };
-/** `dims` of the whole answer's sketch rows. */
-export const WHOLE_ANSWER_DIMS = 15;
+/** A group's record keys, as a list (keys are below 2^24: 32-bit integers). The same SQL on DuckDB and PostgreSQL. */
+const RECORD_KEYS_LIST = 'array_agg(CAST(k AS INTEGER))';
 
-/** The aggregate query of a cohort: persons counted by sex, age band, race and ethnicity (and their sketch). */
-export function compileCohortAggregate(tree: QueryGroup, schema: string): CompiledPredicate {
+/** The aggregate query of a cohort: persons counted by sex, age band, race and ethnicity (and, with `sketches`, their record keys). */
+export function compileCohortAggregate(tree: QueryGroup, schema: string, options: { sketches: boolean }): CompiledPredicate {
   const predicate = compileCohortPredicate(tree, schema);
-  return { sql: aggregateStatement(`FROM "${schema}"."person" p WHERE ${predicate.sql}`), params: predicate.params };
+  return { sql: aggregateStatement(`FROM "${schema}"."person" p WHERE ${predicate.sql}`, options), params: predicate.params };
 }
 
 /** Just the number of persons (tests compare engines on it). */

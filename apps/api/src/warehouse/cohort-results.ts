@@ -1,12 +1,11 @@
 import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
 import { addAttritionCells, attritionFromRows, presentAttrition, type MeasuredAttrition } from './cohort-definition/attrition';
-import { compileAnswerAggregate } from './answer-aggregate';
-import { ANSWER_COLUMNS, BREAKDOWN_COLUMNS, BREAKDOWN_DIMS, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
+import { ANSWER_COLUMNS, compileCohortAggregate, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
-import { addToSketch, CELLS_PER_PART, emptySketch, type PersonSetSketch } from './person-set-sketch';
+import { addToSketch, CELLS_PER_PART, CHECK_MODULUS, emptySketch, SKETCH_CELLS, type PersonSetSketch } from './person-set-sketch';
 import { cellsWithheldReason, settleRelease, WITHHELD_LABEL, type ReleaseContext, type SketchedCell } from './release-ledger';
 import { belowThreshold, SUPPRESSED_LABEL, suppressSmallCounts, type CountTable } from './suppression';
-import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
+import type { IntegerLists, WarehouseColumns, WarehouseEngine, WarehouseState } from './warehouse-engine';
 
 /** No dataset is loaded: nothing to count. */
 export class WarehouseEmptyError extends Error {
@@ -83,8 +82,6 @@ async function conceptNames(warehouse: WarehouseEngine, schema: string, keys: st
   return names;
 }
 
-const key = (value: unknown) => (value === null || value === undefined ? UNKNOWN : String(value));
-
 /**
  * Runs a query tree and answers aggregates only: the person count, breakdowns by sex, age band,
  * race and ethnicity, and the sex × age band pyramid, perturbed and with small counts suppressed.
@@ -102,9 +99,12 @@ export async function runCohortQuery(
   const answer = compileDefinitionAnswer(tree, state.schema);
   if (answer) {
     const started = performance.now();
-    const rows = await warehouse.query(answer.sql, answer.params, { timeoutMs: options.timeoutMs });
+    const columns = await warehouse.queryColumns(answer.sql, answer.params, { timeoutMs: options.timeoutMs });
+    const kinds = columns.numbers('kind');
+    const numbers = ANSWER_COLUMNS.map((column) => columns.numbers(column));
+    const kindRows = (kind: number) => [...kinds.keys()].filter((i) => kinds[i] === kind);
     const of = (kind: number, names: readonly string[]) =>
-      rows.filter((r) => Number(r.kind) === kind).map((r) => Object.fromEntries(names.map((name, i) => [name, r[ANSWER_COLUMNS[i]!]])));
+      kindRows(kind).map((i) => Object.fromEntries(names.map((name, c) => [name, Number.isNaN(numbers[c]![i]!) ? null : numbers[c]![i]!])));
     const attrition = attritionFromRows(
       answer,
       of(0, ['step', 'events', 'persons', 'person_key_sum', 'event_key_sum']),
@@ -123,31 +123,63 @@ export async function runCohortQuery(
     answer.steps.forEach((step, i) => {
       if (step.sameAs !== undefined && stepSketches.has(step.sameAs)) stepSketches.set(i, stepSketches.get(step.sameAs)!);
     });
-    const aggregateRows = of(2, ['sex', 'age_band', 'race', 'ethnicity', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum', 'dims']);
-    return aggregateResult(warehouse, state.schema, { sql: answer.sql, params: answer.params }, { ...options, source: state.source, attrition, stepSketches, fetched: { rows: aggregateRows, started } });
+    const groups = aggregateGroups(columns, { sketches: true, names: AGGREGATE_IN_ANSWER, rows: kindRows(2) });
+    return aggregateResult(warehouse, state.schema, { sql: answer.sql, params: answer.params }, { ...options, source: state.source, attrition, stepSketches, fetched: { groups, started } });
   }
-  const aggregate = compileAnswerAggregate(tree, state.schema, { sketches: options.trackerDefence });
+  const aggregate = compileCohortAggregate(tree, state.schema, { sketches: options.trackerDefence });
   return aggregateResult(warehouse, state.schema, aggregate, { ...options, source: state.source });
 }
 
-/** The grouping sets' marks (`GROUPING(c0, c1, c2)`) of the sketch's three parts, in order; 7 marks the demographic rows. */
+/** The step sketches' grouping sets' marks (`GROUPING(c0, c1, c2)`) of the sketch's three parts, in order. */
 const SKETCH_PART_MARKS = [3, 5, 6];
-const DEMOGRAPHIC_ROWS = 7;
 
-const BREAKDOWN_OF_DIMS = new Map(Object.entries(BREAKDOWN_DIMS).map(([breakdown, dims]) => [dims, breakdown as keyof typeof BREAKDOWN_COLUMNS]));
-const ROW_COLUMN = { sex: 'sex', age_band: 'age_band', race: 'race', ethnicity: 'ethnicity' } as const;
-/** The name of a breakdown cell's sketch: its breakdown and its key (sex and age band for the pyramid's). */
+/** One demographic group of an aggregate (a row of `aggregateStatement`), with its record keys when sketched. */
+export interface AggregateGroup {
+  sex: string;
+  ageBand: string;
+  race: string;
+  ethnicity: string;
+  n: number;
+  keySum: number;
+  keys: Int32Array | null;
+}
+
+/** Where a statement has the aggregate's columns: `aggregateStatement`'s own names, or a definition answer's (kind 2 rows). */
+const AGGREGATE_COLUMNS = { sex: 'sex', ageBand: 'age_band', race: 'race', ethnicity: 'ethnicity', n: 'n', keySum: 'key_sum' } as const;
+const AGGREGATE_IN_ANSWER: Record<keyof typeof AGGREGATE_COLUMNS, string> = { sex: 'a', ageBand: 'b', race: 'c', ethnicity: 'd', n: 'e', keySum: 'f' };
+const categoryOf = (value: number) => (Number.isNaN(value) ? UNKNOWN : String(value));
+
+/** The demographic groups of an aggregate statement's answer (of the rows `rows`, all by default). */
+export function aggregateGroups(
+  columns: WarehouseColumns,
+  { sketches, names = AGGREGATE_COLUMNS, rows }: { sketches: boolean; names?: Record<keyof typeof AGGREGATE_COLUMNS, string>; rows?: number[] },
+): AggregateGroup[] {
+  const [sex, ageBand, race, ethnicity, n, keySum] = (['sex', 'ageBand', 'race', 'ethnicity', 'n', 'keySum'] as const).map((name) => columns.numbers(names[name]));
+  const keys: IntegerLists | null = sketches ? columns.integerLists('record_keys') : null;
+  return (rows ?? [...Array(columns.rowCount).keys()]).map((i) => ({
+    sex: categoryOf(sex![i]!),
+    ageBand: categoryOf(ageBand![i]!),
+    race: categoryOf(race![i]!),
+    ethnicity: categoryOf(ethnicity![i]!),
+    n: n![i]!,
+    keySum: keySum![i]! % KEY_RANGE,
+    keys: keys ? keys.values.subarray(keys.offsets[i]!, keys.offsets[i + 1]!) : null,
+  }));
+}
+
+/** A breakdown cell's sketch name: its breakdown and its key (sex and age band for the pyramid's). */
 export const cellSketchName = (breakdown: string, ...keys: string[]) => [breakdown, ...keys].join('|');
 
 /**
- * The rows of an aggregate statement: the demographic rows, the persons' sketch summed from its
- * cells' rows, and the sketch of each breakdown cell's persons (by `cellSketchName`). A statement
- * that sketches each demographic group (`compileAnswerAggregate`: rows with `cells`) has every
- * sketch added up from the groups', and its demographic rows are its first part's; one that
- * sketches each breakdown (`aggregateStatement`) has them as they are.
+ * The counts and sketches of an aggregate's groups: the demographic rows, the sketch of all the
+ * persons, and the sketch of each breakdown cell's persons (by `cellSketchName`). A group's sketch
+ * is made from its record keys (each key adds 1, itself and its check to one cell of each part,
+ * as `sketchOfKeys`), then added to the six sketches the group is in: the whole answer's, its
+ * sex's, age band's, race's, ethnicity's and pyramid cell's. Groups without keys (the tracker
+ * defence off) sketch nothing.
  */
-export function splitAggregateRows(raw: Record<string, unknown>[]): { rows: AggregateRow[]; sketch: PersonSetSketch; cellSketches: Map<string, PersonSetSketch> } {
-  const rows: AggregateRow[] = [];
+export function splitAggregateRows(groups: readonly AggregateGroup[]): { rows: AggregateRow[]; sketch: PersonSetSketch; cellSketches: Map<string, PersonSetSketch> } {
+  const rows: AggregateRow[] = groups.map(({ sex, ageBand, race, ethnicity, n, keySum }) => ({ sex, ageBand, race, ethnicity, n, keySum }));
   const sketch = emptySketch();
   const cellSketches = new Map<string, PersonSetSketch>();
   const cellSketch = (breakdown: string, ...keys: string[]) => {
@@ -156,40 +188,36 @@ export function splitAggregateRows(raw: Record<string, unknown>[]): { rows: Aggr
     if (!target) cellSketches.set(name, (target = emptySketch()));
     return target;
   };
-  for (const r of raw) {
-    const part = Number(r.part);
-    const n = Number(r.n);
-    const partIndex = SKETCH_PART_MARKS.indexOf(part);
-    if (typeof r.cells === 'string') {
-      // A demographic group's sketch, one part of it: added to every sketch the group is in.
-      const [sex, ageBand, race, ethnicity] = [key(r.sex), key(r.age_band), key(r.race), key(r.ethnicity)];
-      if (partIndex === 0) rows.push({ sex, ageBand, race, ethnicity, n, keySum: Number(r.key_sum ?? 0) % KEY_RANGE });
-      const targets = [sketch, cellSketch('sex', sex), cellSketch('age_band', ageBand), cellSketch('race', race), cellSketch('ethnicity', ethnicity), cellSketch('sex_by_age_band', sex, ageBand)];
-      const values = r.cells.split(' ');
-      const first = partIndex * CELLS_PER_PART;
-      for (let v = 0; v + 3 < values.length; v += 4) {
-        const i = first + Number(values[v]);
-        const count = Number(values[v + 1]);
-        const keySum = Number(values[v + 2]);
-        const checkSum = Number(values[v + 3]);
-        // addToSketch, inlined: six sketches for each of some 40,000 cells of a large answer.
-        for (const target of targets) {
-          target.counts[i]! += count;
-          target.keySums[i]! += keySum;
-          target.checkSums[i]! += checkSum;
-        }
+  const counts = new Float64Array(SKETCH_CELLS);
+  const keySums = new Float64Array(SKETCH_CELLS);
+  const checkSums = new Float64Array(SKETCH_CELLS);
+  for (const group of groups) {
+    if (!group.keys || group.keys.length === 0) continue;
+    counts.fill(0);
+    keySums.fill(0);
+    checkSums.fill(0);
+    // cellOf and checkOf (person-set-sketch.ts), inlined: a key is below 2^24, so its slices are
+    // bit shifts and key² + key is exact.
+    const keys = group.keys;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const check = (key * key + key) % CHECK_MODULUS;
+      for (let part = 0, first = 0; part < 3; part++, first += CELLS_PER_PART) {
+        const cell = first + ((key >>> (8 * part)) & (CELLS_PER_PART - 1));
+        counts[cell]! += 1;
+        keySums[cell]! += key;
+        checkSums[cell]! += check;
       }
-      continue;
     }
-    if (part === DEMOGRAPHIC_ROWS) {
-      rows.push({ sex: key(r.sex), ageBand: key(r.age_band), race: key(r.race), ethnicity: key(r.ethnicity), n, keySum: Number(r.key_sum ?? 0) % KEY_RANGE });
-      continue;
+    const targets = [sketch, cellSketch('sex', group.sex), cellSketch('age_band', group.ageBand), cellSketch('race', group.race), cellSketch('ethnicity', group.ethnicity), cellSketch('sex_by_age_band', group.sex, group.ageBand)];
+    for (const target of targets) {
+      for (let cell = 0; cell < SKETCH_CELLS; cell++) {
+        if (counts[cell] === 0) continue;
+        target.counts[cell]! += counts[cell]!;
+        target.keySums[cell]! += keySums[cell]!;
+        target.checkSums[cell]! += checkSums[cell]!;
+      }
     }
-    // Statements written before cells were sketched have no `dims`: their sketch rows are the whole answer's.
-    const breakdown = r.dims === undefined || r.dims === null ? undefined : BREAKDOWN_OF_DIMS.get(Number(r.dims));
-    const target = breakdown ? cellSketch(breakdown, ...BREAKDOWN_COLUMNS[breakdown].map((column) => key(r[ROW_COLUMN[column]]))) : sketch;
-    // Key sums of a sketch cell are kept whole (at most 2^24 × persons: exact as a double).
-    addToSketch(target, partIndex, Number(r[`c${partIndex}`]), n, Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
   }
   return { rows, sketch, cellSketches };
 }
@@ -198,9 +226,9 @@ export function splitAggregateRows(raw: Record<string, unknown>[]): { rows: Aggr
  * THE disclosure-control path: every aggregate the platform releases (explorer runs, saved runs,
  * cohort sizes, the home page's dataset summary; a new kind of aggregate too) is answered here.
  *
- * Runs an aggregate statement (as `aggregateStatement` in cohort-compiler.ts writes it: rows of sex,
- * age_band, race, ethnicity, n, key_sum, and the rows of the persons' set-difference sketch) and
- * turns it into the released result. One aggregate query does the counting; every released cell
+ * Runs an aggregate statement (as `aggregateStatement` in cohort-compiler.ts writes it: a row per
+ * sex, age band, race and ethnicity with n, key_sum and, with the tracker defence, the group's record
+ * keys) and turns it into the released result. One aggregate query does the counting; every released cell
  * (person count, breakdowns, pyramid) is a sum of its rows, perturbed from its own count and key sum;
  * the whole answer is suppressed and audited by linear programs; then the release ledger compares its
  * persons with those of every earlier answer and releases it, gives the same persons' earlier answer,
@@ -216,12 +244,13 @@ export async function aggregateResult(
     attrition?: MeasuredAttrition;
     /** The sketch of each attrition step's persons, by step index. */
     stepSketches?: Map<number, PersonSetSketch>;
-    /** The aggregate's rows, already read (with the attrition, in one statement), and when that read started. */
-    fetched?: { rows: Record<string, unknown>[]; started: number };
+    /** The aggregate's groups, already read (with the attrition, in one statement), and when that read started. */
+    fetched?: { groups: AggregateGroup[]; started: number };
   },
 ): Promise<QueryResult> {
   const started = options.fetched?.started ?? performance.now();
-  const { rows, sketch, cellSketches } = splitAggregateRows(options.fetched?.rows ?? (await warehouse.query(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs })));
+  const groups = options.fetched?.groups ?? aggregateGroups(await warehouse.queryColumns(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs }), { sketches: options.trackerDefence });
+  const { rows, sketch, cellSketches } = splitAggregateRows(groups);
   const names = await conceptNames(warehouse, schema, rows.flatMap((r) => [r.sex, r.race, r.ethnicity]), options.timeoutMs);
   const conceptLabel = (k: string) => (k === UNKNOWN || k === '0' ? 'Unknown' : (names.get(k) ?? `Concept ${k}`));
   const ageLabel = (k: string) => (k === UNKNOWN ? 'Unknown' : (AGE_BAND_LABELS[Number(k)] ?? k));

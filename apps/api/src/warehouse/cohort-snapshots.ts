@@ -91,10 +91,10 @@ export async function dropSnapshot(warehouse: WarehouseEngine, versionId: string
   await warehouse.query(`DELETE FROM ${PERIOD_TABLE} WHERE cohort_version_id = CAST($1 AS VARCHAR)`, [versionId], WRITE);
 }
 
-/** The aggregate of a snapshot's persons, as found in the dataset in `schema`. */
-export function compileSnapshotAggregate(schema: string, versionId: string): CompiledPredicate {
+/** The aggregate of a snapshot's persons, as found in the dataset in `schema` (with their record keys when `sketches`, for the tracker defence). */
+export function compileSnapshotAggregate(schema: string, versionId: string, options: { sketches: boolean }): CompiledPredicate {
   return {
-    sql: aggregateStatement(`FROM ${SNAPSHOT_TABLE} c JOIN "${schema}"."person" p ON p."person_id" = c.person_id WHERE c.cohort_version_id = CAST($1 AS VARCHAR)`),
+    sql: aggregateStatement(`FROM ${SNAPSHOT_TABLE} c JOIN "${schema}"."person" p ON p."person_id" = c.person_id WHERE c.cohort_version_id = CAST($1 AS VARCHAR)`, options),
     params: [versionId],
   };
 }

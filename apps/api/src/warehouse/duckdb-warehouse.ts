@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, DuckDBListVector, type DuckDBConnection, type DuckDBMaterializedResult, type DuckDBVector } from '@duckdb/node-api';
 import { CDM_TABLES, createTableSql } from './omop-cdm';
 import { addRecordKeysDuckDb, migrateRecordKeysDuckDb, RECORD_KEY_COLUMN } from './record-keys';
 import {
@@ -13,7 +13,9 @@ import {
   WarehouseTimeoutError,
   type DatasetBuilder,
   type LoadReport,
+  type IntegerLists,
   type TableDescription,
+  type WarehouseColumns,
   type WarehouseEngine,
   type WarehouseRow,
   type WarehouseState,
@@ -65,28 +67,39 @@ export class DuckDbWarehouse implements WarehouseEngine {
     return warehouse;
   }
 
-  async query(sql: string, params: readonly unknown[] = [], options: { timeoutMs?: number } = {}): Promise<WarehouseRow[]> {
+  /** Runs `read` on a connection of its own, interrupted after `timeoutMs`. */
+  private async withConnection<T>(timeoutMs: number | undefined, read: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     const connection = await this.instance.connect();
     let timedOut = false;
-    const timer = options.timeoutMs
+    const timer = timeoutMs
       ? setTimeout(() => {
           timedOut = true;
           connection.interrupt();
-        }, options.timeoutMs)
+        }, timeoutMs)
       : undefined;
     try {
-      const reader = await connection.runAndReadAll(sql, params as never);
-      return reader.getRowObjectsJS().map((row) => {
-        for (const key of Object.keys(row)) row[key] = plainValue(row[key]) as never;
-        return row as WarehouseRow;
-      });
+      return await read(connection);
     } catch (error) {
-      if (timedOut) throw new WarehouseTimeoutError(options.timeoutMs!);
+      if (timedOut) throw new WarehouseTimeoutError(timeoutMs!);
       throw error;
     } finally {
       clearTimeout(timer);
       connection.closeSync();
     }
+  }
+
+  async query(sql: string, params: readonly unknown[] = [], options: { timeoutMs?: number } = {}): Promise<WarehouseRow[]> {
+    return this.withConnection(options.timeoutMs, async (connection) => {
+      const reader = await connection.runAndReadAll(sql, params as never);
+      return reader.getRowObjectsJS().map((row) => {
+        for (const key of Object.keys(row)) row[key] = plainValue(row[key]) as never;
+        return row as WarehouseRow;
+      });
+    });
+  }
+
+  async queryColumns(sql: string, params: readonly unknown[] = [], options: { timeoutMs?: number } = {}): Promise<WarehouseColumns> {
+    return this.withConnection(options.timeoutMs, async (connection) => columnsOfResult(await connection.run(sql, params as never)));
   }
 
   async exportCsvGzip(select: string, target: string, options: { timeoutMs?: number } = {}): Promise<number> {
@@ -166,4 +179,73 @@ export function groupColumns(rows: WarehouseRow[]): TableDescription[] {
     tables.get(name)!.columns.push({ name: String(row.column_name), type: String(row.data_type) });
   }
   return [...tables.values()];
+}
+
+/** The typed array a DuckDB vector of fixed-width numbers keeps its values in (not part of the package's typings). */
+const itemsOf = (vector: DuckDBVector): Int32Array | Float64Array | Int16Array | Int8Array | null => {
+  const items = (vector as unknown as { items?: unknown }).items;
+  return items instanceof Int32Array || items instanceof Float64Array || items instanceof Int16Array || items instanceof Int8Array ? items : null;
+};
+
+/**
+ * A materialised result by column. Numbers are read a value at a time (an aggregate has few rows);
+ * a list column's values are copied from the child vector's own buffer, so a list of a million
+ * record keys costs a copy, not a million JavaScript values.
+ */
+function columnsOfResult(result: DuckDBMaterializedResult): WarehouseColumns {
+  const names = result.columnNames();
+  const chunks = Array.from({ length: result.chunkCount }, (_c, i) => result.getChunk(i));
+  const rowCount = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
+  const indexOf = (column: string) => {
+    const index = names.indexOf(column);
+    if (index < 0) throw new Error(`the statement has no column ${column}`);
+    return index;
+  };
+  return {
+    rowCount,
+    numbers(column) {
+      const index = indexOf(column);
+      const values = new Float64Array(rowCount);
+      let at = 0;
+      for (const chunk of chunks) {
+        const vector = chunk.getColumnVector(index);
+        for (let row = 0; row < chunk.rowCount; row++) {
+          const value = vector.getItem(row);
+          values[at++] = value === null ? NaN : Number(value);
+        }
+      }
+      return values;
+    },
+    integerLists(column) {
+      const index = indexOf(column);
+      const offsets = new Uint32Array(rowCount + 1);
+      const parts: { vector: DuckDBListVector; rows: number }[] = [];
+      let at = 0;
+      for (const chunk of chunks) {
+        const vector = chunk.getColumnVector(index);
+        if (!(vector instanceof DuckDBListVector)) throw new Error(`column ${column} is not a list`);
+        // A NULL list (a row of another kind in a union) is empty. The validity mask is read directly where the package keeps it.
+        const validity = (vector as unknown as { validity?: { itemValid(row: number): boolean } }).validity;
+        for (let row = 0; row < chunk.rowCount; row++, at++) {
+          const valid = validity ? validity.itemValid(row) : vector.getItemVector(row) !== null;
+          offsets[at + 1] = offsets[at]! + (valid ? vector.getEntryLength(row) : 0);
+        }
+        parts.push({ vector, rows: chunk.rowCount });
+      }
+      const values = new Int32Array(offsets[rowCount]!);
+      at = 0;
+      for (const { vector, rows } of parts) {
+        const child = vector.childVector;
+        const items = itemsOf(child);
+        for (let row = 0; row < rows; row++, at++) {
+          const length = offsets[at + 1]! - offsets[at]!;
+          if (length === 0) continue;
+          const from = vector.getEntryOffset(row);
+          if (items) values.set(items.subarray(from, from + length), offsets[at]);
+          else for (let k = 0; k < length; k++) values[offsets[at]! + k] = Number(child.getItem(from + k));
+        }
+      }
+      return { offsets, values } satisfies IntegerLists;
+    },
+  };
 }

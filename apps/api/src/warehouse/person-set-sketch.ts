@@ -9,9 +9,10 @@ import { KEY_RANGE } from './perturbation';
  * time, so the size of the difference between two answers is read exactly when it is small,
  * whatever the size of the sets: 384 cells of three numbers, about 7 kB a released answer.
  *
- * The warehouse computes the cells in the same statement that counts the answer (grouping sets:
- * one scan, see cohort-compiler.ts), so the sketch costs a few more hash aggregates over the
- * matching persons and no second pass.
+ * The statement that counts an answer also gives each demographic group's record keys (one scan,
+ * `aggregateStatement` in cohort-compiler.ts), and the API makes the sketches from them
+ * (`splitAggregateRows` in cohort-results.ts): no second pass over the persons. A cohort
+ * definition's steps are sketched in their statement, with `cellSql` and `checkSql` (grouping sets).
  */
 export const SKETCH_PARTS = 3;
 export const CELLS_PER_PART = 128;

@@ -8,6 +8,7 @@ import { countRows, createCdmSchema, groupColumns } from './duckdb-warehouse';
 import { CDM_POSTGRES_INDEXES, CDM_TABLES, createTableSql, type CdmTable } from './omop-cdm';
 import { addRecordKeysDuckDb, migrateRecordKeysPostgres, storedTable } from './record-keys';
 import {
+  columnsFromRows,
   SCHEMA_NAME,
   stagingSchemaName,
   WarehouseBusyError,
@@ -15,6 +16,7 @@ import {
   type DatasetBuilder,
   type LoadReport,
   type TableDescription,
+  type WarehouseColumns,
   type WarehouseEngine,
   type WarehouseRow,
   type WarehouseState,
@@ -91,6 +93,10 @@ export class PostgresWarehouse implements WarehouseEngine {
     } finally {
       client.release();
     }
+  }
+
+  async queryColumns(sql: string, params: readonly unknown[] = [], options: { timeoutMs?: number } = {}): Promise<WarehouseColumns> {
+    return columnsFromRows(await this.query(sql, params, options));
   }
 
   async exportCsvGzip(select: string, target: string, options: { timeoutMs?: number } = {}): Promise<number> {

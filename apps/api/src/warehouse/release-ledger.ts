@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, sql } from 'drizzle-orm';
 import type { QueryResult } from '@hdp/contract';
 import { appendAuditEntry, type AuditContext } from '../audit/audit-trail';
 import type { Database, DbOrTx } from '../db/database';
@@ -260,8 +260,13 @@ async function nearKeptCombination(tx: DbOrTx, held: HeldLedger, fresh: FreshAns
   return undefined;
 }
 
+/** A kept set as a decision reads it: everything but its sketch (7 kB of JSON, already compared by then). */
+const { sketch: _sketch, sketchFirstPart: _firstPart, ...keptColumns } = getTableColumns(releasedAnswers);
+type KeptRow = Omit<typeof releasedAnswers.$inferSelect, 'sketch' | 'sketchFirstPart'>;
+const keptRow = async (tx: DbOrTx, id: number): Promise<KeptRow> => (await tx.select(keptColumns).from(releasedAnswers).where(eq(releasedAnswers.id, id)))[0]!;
+
 /** What the audit entry says of a kept answer. */
-const describeKept = (kept: typeof releasedAnswers.$inferSelect) => ({
+const describeKept = (kept: KeptRow) => ({
   id: kept.id,
   kind: kept.kind,
   reference: kept.reference,
@@ -330,23 +335,23 @@ export async function settleRelease(fresh: FreshAnswer, release: ReleaseContext,
       // The same persons as a kept cell: its count is this answer's (the same persons, the same
       // perturbation), but the answer is a whole one of its own.
       if (difference === 0 && kept.isCell) continue;
-      const [earlier] = await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, kept.id));
+      const earlier = await keptRow(tx, kept.id);
       if (difference === 0) {
         // The same persons answer the same. The steps that led to them are this question's own: an
         // earlier question's attrition is not this one's, and a question without steps shows none.
-        const { attrition: _earlierSteps, ...earlierCounts } = earlier!.result!;
+        const { attrition: _earlierSteps, ...earlierCounts } = earlier.result!;
         return { ...earlierCounts, ...(result.attrition ? { attrition: result.attrition } : {}), execution_time_ms: result.execution_time_ms };
       }
       const withheld = withheldResult(result);
-      await auditWithheld(tx, release, threshold, `was withheld: its persons differ from those of an earlier answer (${nameOf(earlier!)}) by fewer than ${threshold}`, {
-        earlier_answer: describeKept(earlier!),
+      await auditWithheld(tx, release, threshold, `was withheld: its persons differ from those of an earlier answer (${nameOf(earlier)}) by fewer than ${threshold}`, {
+        earlier_answer: describeKept(earlier),
       });
       return withheld;
     }
     const combination = await nearKeptCombination(tx, held, fresh, threshold);
     if (combination) {
       const [first, second] = await Promise.all(
-        [combination.first, combination.second].map(async (kept) => (await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, kept.id)))[0]!),
+        [combination.first, combination.second].map((kept) => keptRow(tx, kept.id)),
       );
       const how = combination.sign === 1 ? 'with' : 'less';
       await auditWithheld(
@@ -427,9 +432,9 @@ async function settleCells(tx: DbOrTx, held: HeldLedger, fresh: FreshAnswer, rel
   if (withheld.length === 0) return { result: fresh.result, keep: cells.filter((c) => !known.has(c.index)) };
   const again = await cellRelease.withhold(withheld.map((w) => w.cell.index));
   const primary = new Set(withheld.map((w) => w.cell.index));
-  const earlier = new Map<number, typeof releasedAnswers.$inferSelect>();
+  const earlier = new Map<number, KeptRow>();
   for (const { keptId } of withheld) {
-    if (!earlier.has(keptId)) earlier.set(keptId, (await tx.select().from(releasedAnswers).where(eq(releasedAnswers.id, keptId)))[0]!);
+    if (!earlier.has(keptId)) earlier.set(keptId, await keptRow(tx, keptId));
   }
   await auditWithheld(
     tx,

@@ -3,6 +3,48 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 /** One row of a warehouse answer; BIGINT values arrive as JavaScript numbers. */
 export type WarehouseRow = Record<string, unknown>;
 
+/** Lists of whole numbers, one per row: row i's list is `values[offsets[i]]` to `values[offsets[i + 1] - 1]`. */
+export interface IntegerLists {
+  offsets: Uint32Array;
+  values: Int32Array;
+}
+
+/**
+ * A statement's answer read by column (`WarehouseEngine.queryColumns`): number columns (NaN where
+ * NULL) and columns of integer lists, read from the engine's own buffers where it has them.
+ */
+export interface WarehouseColumns {
+  readonly rowCount: number;
+  /** A column of numbers; throws if the statement has no such column. */
+  numbers(column: string): Float64Array;
+  /** A column of integer lists (an empty list where NULL); throws if the statement has no such column. */
+  integerLists(column: string): IntegerLists;
+}
+
+/** Columns from rows as a driver gives them (numbers, numeric text, bigints, arrays of numbers). */
+export function columnsFromRows(rows: readonly WarehouseRow[]): WarehouseColumns {
+  const has = (column: string) => {
+    if (rows.length > 0 && !(column in rows[0]!)) throw new Error(`the statement has no column ${column}`);
+  };
+  return {
+    rowCount: rows.length,
+    numbers(column) {
+      has(column);
+      return Float64Array.from(rows, (row) => (row[column] === null || row[column] === undefined ? NaN : Number(row[column])));
+    },
+    integerLists(column) {
+      has(column);
+      const offsets = new Uint32Array(rows.length + 1);
+      rows.forEach((row, i) => {
+        offsets[i + 1] = offsets[i]! + ((row[column] as unknown[] | null)?.length ?? 0);
+      });
+      const values = new Int32Array(offsets[rows.length]!);
+      rows.forEach((row, i) => values.set(((row[column] as unknown[] | null) ?? []).map(Number), offsets[i]));
+      return { offsets, values };
+    },
+  };
+}
+
 /** What is being served: the schema holding the current dataset, and where it came from. */
 export interface WarehouseState {
   schema: string;
@@ -63,6 +105,12 @@ export interface WarehouseEngine {
    * read-only unless `readWrite` is set, which only the platform's own writes (cohort snapshots) do.
    */
   query(sql: string, params?: readonly unknown[], options?: { timeoutMs?: number; readWrite?: boolean }): Promise<WarehouseRow[]>;
+  /**
+   * Runs one read-only parameterised statement and returns its answer by column: the aggregates'
+   * reader, which takes the lists of record keys a sketch is made of without a JavaScript value per
+   * key (`aggregateStatement` in cohort-compiler.ts).
+   */
+  queryColumns(sql: string, params?: readonly unknown[], options?: { timeoutMs?: number }): Promise<WarehouseColumns>;
   /** The tables and columns of the dataset now served. */
   describe(): Promise<TableDescription[]>;
   /**
