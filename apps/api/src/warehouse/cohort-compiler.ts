@@ -296,14 +296,21 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
     const alias = `sj${position}`;
     // The entry events' persons are the rows: an inner join; every later step, a left join.
     const join = position === 0 ? 'JOIN' : 'LEFT JOIN';
-    const perPerson = step.onePerPerson ? `SELECT person_id, 1 AS n FROM ${step.relation}` : `SELECT person_id, COUNT(*) AS n FROM ${step.relation} GROUP BY person_id`;
+    const perPerson = step.countedIn
+      ? `SELECT person_id, ${step.countedIn.column} AS n FROM ${step.countedIn.relation}`
+      : step.onePerPerson
+        ? `SELECT person_id, 1 AS n FROM ${step.relation}`
+        : `SELECT person_id, COUNT(*) AS n FROM ${step.relation} GROUP BY person_id`;
     joins.push(`${join} (${perPerson}) ${alias} ON ${alias}.person_id = pk."person_id"`);
     eventsIn.set(i, `COALESCE(${alias}.n, 0)`);
   });
+  const ruleMask = flags.map((f, i) => `${f} * ${2 ** i}`).join(' + ');
+  // With one qualifying event per person, their inclusion-rule mask rides along (the inclusion report's rows).
+  const masksInline = ruleSteps.length > 0 && rulesOnePerPerson;
   if (ruleSteps.length > 0) {
     // Every rule step from the rule flags: per person, n<k> = their events passing rules 0..k.
     const perPerson = rulesOnePerPerson
-      ? `SELECT person_id, ${ruleSteps.map(({ step }) => `CASE WHEN ${passing(step.rule!)} THEN 1 ELSE 0 END AS n${step.rule}`).join(', ')} FROM ${ruleFlags}`
+      ? `SELECT person_id, ${ruleSteps.map(({ step }) => `CASE WHEN ${passing(step.rule!)} THEN 1 ELSE 0 END AS n${step.rule}`).join(', ')}, ${ruleMask} AS rule_mask FROM ${ruleFlags}`
       : `SELECT person_id, ${ruleSteps.map(({ step }) => `SUM(CASE WHEN ${passing(step.rule!)} THEN 1 ELSE 0 END) AS n${step.rule}`).join(', ')} FROM ${ruleFlags} GROUP BY person_id`;
     joins.push(`LEFT JOIN (${perPerson}) sjr ON sjr.person_id = pk."person_id"`);
     for (const { step, i } of ruleSteps) eventsIn.set(i, `COALESCE(sjr.n${step.rule}, 0)`);
@@ -318,8 +325,11 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
   }
   const stepN = (i: number) => `step_n${i}`;
   const bit = new Map(counted.map(({ i }, position) => [i, 2 ** position]));
-  const membership = `SELECT pk.*, ${counted.map(({ i }) => `CAST(${eventsIn.get(i)} AS BIGINT) AS ${stepN(i)}`).join(', ')} FROM ${person} pk ${joins.join(' ')}`;
-  const withMask = `SELECT m.*, ${counted.map(({ i }) => `CASE WHEN m.${stepN(i)} > 0 THEN CAST(${bit.get(i)} AS BIGINT) ELSE CAST(0 AS BIGINT) END`).join(' + ')} AS step_mask FROM (${membership}) m`;
+  const membership = `SELECT pk.*, ${counted.map(({ i }) => `CAST(${eventsIn.get(i)} AS BIGINT) AS ${stepN(i)}`).join(', ')}${masksInline ? ', sjr.rule_mask' : ''} FROM ${person} pk ${joins.join(' ')}`;
+  // Each person's sketch cells and check value (person-set-sketch.ts), computed once for the steps' sketches.
+  const mKey = `m.${key}`;
+  const sketchColumns = `${checkSql(mKey)} AS sketch_h, ${[0, 1, 2].map((part) => `${cellSql(mKey, part)} AS sketch_c${part}`).join(', ')}`;
+  const withMask = `SELECT m.*, ${counted.map(({ i }) => `CASE WHEN m.${stepN(i)} > 0 THEN CAST(${bit.get(i)} AS BIGINT) ELSE CAST(0 AS BIGINT) END`).join(' + ')} AS step_mask, ${sketchColumns} FROM (${membership}) m`;
   const keys = `step_persons AS MATERIALIZED (${withMask})`;
   const totals = `step_totals AS (SELECT ${counted
     .map(({ i }) => {
@@ -334,23 +344,23 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
   // released count, and the release ledger compares them with every kept set, as an answer's. The
   // cells are counted once per set of steps a person is in, then summed per step.
   const sketchKey = `pk.${key}`;
-  const sketchCells = [0, 1, 2].map((part) => `${cellSql(sketchKey, part)} AS c${part}`).join(', ');
+  const sketchCells = [0, 1, 2].map((part) => `pk.sketch_c${part} AS c${part}`).join(', ');
   const stepBits = counted.map(({ i }) => `(${i}, CAST(${bit.get(i)} AS BIGINT))`).join(', ');
   const stepSketches = `SELECT sb.step, sc.c0, sc.c1, sc.c2, sc.part, SUM(sc.n) AS n, SUM(sc.key_sum) AS key_sum, SUM(sc.check_sum) AS check_sum FROM (
       SELECT step_mask, c0, c1, c2, GROUPING(c0, c1, c2) AS part, COUNT(*) AS n, SUM(k) AS key_sum, SUM(h) AS check_sum FROM (
-        SELECT pk.step_mask, ${sketchKey} AS k, ${checkSql(sketchKey)} AS h, ${sketchCells} FROM step_persons pk WHERE pk.step_mask <> 0) s
+        SELECT pk.step_mask, ${sketchKey} AS k, pk.sketch_h AS h, ${sketchCells} FROM step_persons pk WHERE pk.step_mask <> 0) s
       GROUP BY GROUPING SETS ((step_mask, c0), (step_mask, c1), (step_mask, c2))) sc
     JOIN (VALUES ${stepBits}) sb(step, bit) ON (sc.step_mask & sb.bit) <> 0
     GROUP BY sb.step, sc.c0, sc.c1, sc.c2, sc.part`;
   let masks: string | null = null;
-  if (ruleFlags) {
+  if (masksInline) {
+    // ATLAS's inclusion report counts each person once, by their best event: with one event per person, that event.
+    masks = `SELECT pk.rule_mask AS mask, COUNT(*) AS persons, COALESCE(SUM(pk.${key}), 0) AS person_key_sum FROM step_persons pk WHERE pk.rule_mask IS NOT NULL GROUP BY pk.rule_mask`;
+  } else if (ruleFlags) {
     // ATLAS's inclusion report counts each person once, by their best event: most rules passed, then
-    // the lowest first rule passed, then the earliest. With one event per person, that event.
-    const mask = flags.map((f, i) => `${f} * ${2 ** i}`).join(' + ');
+    // the lowest first rule passed, then the earliest.
     const firstRule = `CASE ${flags.map((f, i) => `WHEN ${f} = 1 THEN ${i}`).join(' ')} ELSE 0 END`;
-    const best = rulesOnePerPerson && ruleSteps.length > 0
-      ? `SELECT person_id, ${mask} AS mask, 1 AS best FROM ${ruleFlags}`
-      : `SELECT person_id, ${mask} AS mask, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY ${flags.join(' + ')} DESC, ${firstRule}, start_date, event_id) AS best FROM ${ruleFlags}`;
+    const best = `SELECT person_id, ${ruleMask} AS mask, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY ${flags.join(' + ')} DESC, ${firstRule}, start_date, event_id) AS best FROM ${ruleFlags}`;
     masks = `SELECT b.mask, COUNT(*) AS persons, COALESCE(SUM(pk.${key}), 0) AS person_key_sum FROM (${best}) b JOIN step_persons pk ON pk."person_id" = b.person_id WHERE b.best = 1 GROUP BY b.mask`;
   }
   // The cohort's persons: those with events in the last step (whose relation is the periods').

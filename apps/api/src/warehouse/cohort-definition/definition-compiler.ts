@@ -44,6 +44,8 @@ export interface AttritionStepSql {
    * any there, so the step is counted from that step's column, with no join of its own relation.
    */
   limitOf?: number;
+  /** Each person's number of events in this step, as a column of a relation with one row per person who has any. */
+  countedIn?: { relation: string; column: string };
 }
 
 /** The compiled definition: its CTEs and the names of the relations the answers read. */
@@ -87,7 +89,7 @@ export class DefinitionCompiler {
     const name = `${prefix}_${++this.names}`;
     // A group's passing events are computed once: PostgreSQL would otherwise inline the group into
     // a nested loop over every index event (it cannot estimate a CTE's rows), taking seconds.
-    this.ctes.push(`${name} AS ${prefix === 'group_pass' || prefix === 'criteria_events' ? 'MATERIALIZED ' : ''}(${sql})`);
+    this.ctes.push(`${name} AS ${prefix === 'group_pass' || prefix === 'criteria_events' || prefix === 'criteria_matches' ? 'MATERIALIZED ' : ''}(${sql})`);
     return name;
   }
 
@@ -120,15 +122,27 @@ export class DefinitionCompiler {
        FROM ${entry} e JOIN ${this.t('observation_period')} op ON op."person_id" = e.person_id AND e.start_date >= op."observation_period_start_date" AND e.start_date <= op."observation_period_end_date"
        WHERE op."observation_period_start_date" + ${this.days(priorDays)} <= e.start_date AND e.start_date + ${this.days(postDays)} <= op."observation_period_end_date"`,
     );
-    steps.push({ step: 'observation_window', label: `In observation, ${priorDays} days before and ${postDays} days after`, relation: inObservation, onePerPerson: false });
     const primaryLimit = def.primaryCriteria.primaryCriteriaLimit.type;
+    // With one entry event per person, a person's observed events are that event in each observation
+    // period holding it: they tie on the window's order, which therefore sorts nothing.
+    const order = entryOnePerPerson ? '' : ` ORDER BY start_date ${primaryLimit === 'Last' ? 'DESC' : 'ASC'}, source_event_id`;
+    // A first / last limit keeps one event per person, and carries the person's number of observed
+    // events (the observation step's count) from the same window: no second pass over them.
+    const observedCount = primaryLimit === 'All' ? '' : `, COUNT(*) OVER (PARTITION BY person_id${order}${order ? ' ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING' : ''}) AS observed_n`;
     const primary = this.cte(
       'primary_events',
-      `SELECT ${EVENT_COLUMNS} FROM (
+      `SELECT ${EVENT_COLUMNS}${observedCount ? ', observed_n' : ''} FROM (
          SELECT person_id, start_date, end_date, visit_occurrence_id, op_start_date, op_end_date,
-           ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY start_date ${primaryLimit === 'Last' ? 'DESC' : 'ASC'}, source_event_id) AS event_id
+           ROW_NUMBER() OVER (PARTITION BY person_id${order}) AS event_id${observedCount}
          FROM ${inObservation}) pe${this.limitFilter(primaryLimit, 'event_id')}`,
     );
+    steps.push({
+      step: 'observation_window',
+      label: `In observation, ${priorDays} days before and ${postDays} days after`,
+      relation: inObservation,
+      onePerPerson: false,
+      ...(observedCount && { countedIn: { relation: primary, column: 'observed_n' } }),
+    });
     steps.push({ step: 'primary_limit', label: limitLabel('Entry events', primaryLimit), relation: primary, onePerPerson: primaryLimit !== 'All', ...(primaryLimit !== 'All' && { limitOf: steps.length - 1 }) });
 
     // "Restrict initial events" and the qualified limit.
@@ -162,12 +176,21 @@ export class DefinitionCompiler {
     let ruleFlags: string | null = null;
     let included = qualified;
     if (def.inclusionRules.length > 0) {
-      const passes = def.inclusionRules.map((rule, i) => this.group(rule.expression, qualified, `${path}.inclusionRules[${i}].expression`, 1));
-      ruleFlags = this.cte(
-        'rule_flags',
-        `SELECT ${prefixed('q', EVENT_COLUMNS)}, ${passes.map((_p, i) => `CASE WHEN i${i}.event_id IS NULL THEN 0 ELSE 1 END AS r${i}`).join(', ')}
-         FROM ${qualified} q ${passes.map((p, i) => `LEFT JOIN ${p} i${i} ON i${i}.person_id = q.person_id AND i${i}.event_id = q.event_id`).join(' ')}`,
-      );
+      // A rule of yes/no members is tested on the qualifying event where the flags are set (its
+      // matches left-joined there); any other rule's passing events are left-joined.
+      const joins: string[] = [];
+      const flags = def.inclusionRules.map((rule, i) => {
+        const rulePath = `${path}.inclusionRules[${i}].expression`;
+        const test = this.groupTest(rule.expression, qualified, rulePath, 1, 'q');
+        if (test) {
+          joins.push(...test.joins);
+          return `CASE WHEN ${test.test} THEN 1 ELSE 0 END AS r${i}`;
+        }
+        const pass = this.group(rule.expression, qualified, rulePath, 1);
+        joins.push(`LEFT JOIN ${pass} i${i} ON i${i}.person_id = q.person_id AND i${i}.event_id = q.event_id`);
+        return `CASE WHEN i${i}.event_id IS NULL THEN 0 ELSE 1 END AS r${i}`;
+      });
+      ruleFlags = this.cte('rule_flags', `SELECT ${prefixed('q', EVENT_COLUMNS)}, ${flags.join(', ')} FROM ${qualified} q ${joins.join(' ')}`);
       def.inclusionRules.forEach((rule, i) => {
         const passed = this.cte('after_rule', `SELECT ${EVENT_COLUMNS} FROM ${ruleFlags} WHERE ${def.inclusionRules.slice(0, i + 1).map((_r, k) => `r${k} = 1`).join(' AND ')}`);
         steps.push({ step: 'inclusion_rule', rule: i, label: rule.name, relation: passed, onePerPerson });
@@ -409,10 +432,8 @@ export class DefinitionCompiler {
    */
   group(group: CriteriaGroup, events: string, path: string, depth: number): string {
     if (depth > COHORT_DEFINITION_LIMITS.groupDepth) throw new DefinitionError(path, `groups and nested criteria go more than ${COHORT_DEFINITION_LIMITS.groupDepth} deep`);
-    const predicates = depth === 1 ? this.groupPredicates(group, events, path, depth) : null;
-    if (predicates) {
-      return this.cte('group_pass', `SELECT p.person_id, p.event_id FROM ${events} p WHERE ${predicates.join(group.type === 'ALL' ? ' AND ' : ' OR ')}`);
-    }
+    const test = depth === 1 ? this.groupTest(group, events, path, depth, 'p') : null;
+    if (test) return this.cte('group_pass', `SELECT p.person_id, p.event_id FROM ${events} p ${test.joins.join(' ')} WHERE ${test.test}`);
     const members: string[] = [];
     (group.criteriaList ?? []).forEach((c, i) => members.push(this.correlated(c, events, `${path}.criteriaList[${i}]`, depth)));
     (group.demographicCriteriaList ?? []).forEach((d, i) => members.push(this.demographic(d, events, `${path}.demographicCriteriaList[${i}]`)));
@@ -431,33 +452,53 @@ export class DefinitionCompiler {
 
   /**
    * An ALL or ANY group over the index events (one row per person and event_id) whose members are
-   * each a yes/no test of an event, as predicates on the index event `p`: "exactly 0" / "at most 0"
-   * as NOT EXISTS and "at least 1" as EXISTS (an anti- or semi-join), a demographic criterion as an
-   * EXISTS on person. They pass the same events as the grouped counts they stand for, without
-   * grouping every index event twice. Null when a member needs counting (or the group nests groups).
+   * each a yes/no test of an event, as a test of the index event `alias`: the LEFT JOINs it needs
+   * and a boolean expression over them. Each member is the relation of the index events it matches
+   * (the pairs of an index event and a criterion event in the window, de-duplicated; for a
+   * demographic criterion, the index events whose person meets it), "exactly 0" / "at most 0"
+   * passing where the index event has no row there and "at least 1" where it has one. They pass the
+   * same events as the grouped counts they stand for. Written as correlated `[NOT] EXISTS`, DuckDB
+   * de-duplicated every index event for each test (a delim join) and joined the passing events back;
+   * the matches are a join of the criterion's events alone, and the rule flags read them directly.
+   * Null when a member needs counting (or the group nests groups).
    */
-  private groupPredicates(group: CriteriaGroup, events: string, path: string, depth: number): string[] | null {
+  private groupTest(group: CriteriaGroup, events: string, path: string, depth: number, alias: string): { joins: string[]; test: string } | null {
     if ((group.type !== 'ALL' && group.type !== 'ANY') || (group.groups?.length ?? 0) > 0) return null;
     const criteriaList = group.criteriaList ?? [];
     const demographics = group.demographicCriteriaList ?? [];
     if (criteriaList.length + demographics.length === 0) return null;
     const existence = (o: CorrelatedCriteria['occurrence']) =>
-      (o.type === 'EXACTLY' || o.type === 'AT_MOST') && o.count === 0 ? 'NOT EXISTS' : o.type === 'AT_LEAST' && o.count === 1 ? 'EXISTS' : null;
+      (o.type === 'EXACTLY' || o.type === 'AT_MOST') && o.count === 0 ? false : o.type === 'AT_LEAST' && o.count === 1 ? true : null;
     if (!criteriaList.every((c) => existence(c.occurrence) !== null)) return null;
-    const predicates = criteriaList.map((item, i) => {
+    const joins: string[] = [];
+    const tests: string[] = [];
+    const matched = (matches: string, present: boolean) => {
+      const m = `gm${++this.names}`;
+      joins.push(`LEFT JOIN ${matches} ${m} ON ${m}.person_id = ${alias}.person_id AND ${m}.event_id = ${alias}.event_id`);
+      tests.push(`${m}.person_id IS ${present ? 'NOT ' : ''}NULL`);
+    };
+    criteriaList.forEach((item, i) => {
       const { clauses, counted } = this.correlation(item);
       // The criterion's events first, on their own: inlined, DuckDB joined every record of the table
       // with the index events before filtering on the concept set (a measurement rule read 1.4
       // million rows for 264,000).
       const criteria = this.cte('criteria_events', this.criteria(item.criteria, `${path}.criteriaList[${i}].criteria`, depth));
       // COUNT(x) counts the rows whose x is not null: that is what "exists" must mean too.
-      return `${existence(item.occurrence)} (SELECT 1 FROM ${criteria} a WHERE a.person_id = p.person_id${clauses.map((c) => ` AND ${c}`).join('')} AND ${counted} IS NOT NULL)`;
+      const matches = this.cte(
+        'criteria_matches',
+        `SELECT DISTINCT p.person_id, p.event_id FROM ${events} p JOIN ${criteria} a ON a.person_id = p.person_id${clauses.map((c) => ` AND ${c}`).join('')} AND ${counted} IS NOT NULL`,
+      );
+      matched(matches, existence(item.occurrence)!);
     });
     demographics.forEach((d, i) => {
       const filters = this.demographicFilters(d, `${path}.demographicCriteriaList[${i}]`);
-      predicates.push(`EXISTS (SELECT 1 FROM ${this.t('person')} dp WHERE dp."person_id" = p.person_id${filters.map((f) => ` AND ${f}`).join('')})`);
+      const matches = this.cte(
+        'criteria_matches',
+        `SELECT DISTINCT p.person_id, p.event_id FROM ${events} p JOIN ${this.t('person')} dp ON dp."person_id" = p.person_id${filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : ''}`,
+      );
+      matched(matches, true);
     });
-    return predicates.map((predicate) => `(${predicate})`);
+    return { joins, test: `(${tests.join(group.type === 'ALL' ? ' AND ' : ' OR ')})` };
   }
 
   /** The join clauses of a correlated criterion (criterion event `a`, index event `p`) and the column its occurrence counts. */
