@@ -2,7 +2,6 @@ import { LIMITS, type QueryGroup, type QueryRule } from '@hdp/contract';
 import { EXPLORER_FIELD_BY_NAME, EXPLORER_TABLE_BY_NAME, type FieldDefinition, type TableDefinition } from './explorer-fields';
 import { DefinitionCompiler, DefinitionError, type CompiledDefinition } from './cohort-definition/definition-compiler';
 import { RECORD_KEY_COLUMN } from './record-keys';
-import { cellSql, checkSql } from './person-set-sketch';
 import { SCHEMA_NAME } from './warehouse-engine';
 
 /** A query tree the compiler refuses; `path` names the rule (`rules[1].rules[0]`). */
@@ -272,7 +271,7 @@ export function compileCohortPredicate(tree: QueryGroup, schema: string): Compil
 }
 
 /** The SELECTs a definition's answers read, over the relations (CTEs) of its compiled definition. */
-function definitionSelects(definition: CompiledDefinition, schema: string): { keys: string; stepRows: string; stepSketches: string; masks: string | null; periods: string; cohortPersons: string } {
+function definitionSelects(definition: CompiledDefinition, schema: string): { keys: string; stepRows: string; stepSketches: string; sketchedSteps: number[]; masks: string | null; periods: string; cohortPersons: string } {
   const { steps, ruleFlags, ruleNames, periods } = definition;
   const person = `"${schema}"."person"`;
   const key = `"${RECORD_KEY_COLUMN}"`;
@@ -326,10 +325,7 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
   const stepN = (i: number) => `step_n${i}`;
   const bit = new Map(counted.map(({ i }, position) => [i, 2 ** position]));
   const membership = `SELECT pk.*, ${counted.map(({ i }) => `CAST(${eventsIn.get(i)} AS BIGINT) AS ${stepN(i)}`).join(', ')}${masksInline ? ', sjr.rule_mask' : ''} FROM ${person} pk ${joins.join(' ')}`;
-  // Each person's sketch cells and check value (person-set-sketch.ts), computed once for the steps' sketches.
-  const mKey = `m.${key}`;
-  const sketchColumns = `${checkSql(mKey)} AS sketch_h, ${[0, 1, 2].map((part) => `${cellSql(mKey, part)} AS sketch_c${part}`).join(', ')}`;
-  const withMask = `SELECT m.*, ${counted.map(({ i }) => `CASE WHEN m.${stepN(i)} > 0 THEN CAST(${bit.get(i)} AS BIGINT) ELSE CAST(0 AS BIGINT) END`).join(' + ')} AS step_mask, ${sketchColumns} FROM (${membership}) m`;
+  const withMask = `SELECT m.*, ${counted.map(({ i }) => `CASE WHEN m.${stepN(i)} > 0 THEN CAST(${bit.get(i)} AS BIGINT) ELSE CAST(0 AS BIGINT) END`).join(' + ')} AS step_mask FROM (${membership}) m`;
   const keys = `step_persons AS MATERIALIZED (${withMask})`;
   const totals = `step_totals AS (SELECT ${counted
     .map(({ i }) => {
@@ -342,16 +338,11 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
   );
   // Per step: the set-difference sketch of its persons (person-set-sketch.ts). A step's persons are a
   // released count, and the release ledger compares them with every kept set, as an answer's. The
-  // cells are counted once per set of steps a person is in, then summed per step.
-  const sketchKey = `pk.${key}`;
-  const sketchCells = [0, 1, 2].map((part) => `pk.sketch_c${part} AS c${part}`).join(', ');
-  const stepBits = counted.map(({ i }) => `(${i}, CAST(${bit.get(i)} AS BIGINT))`).join(', ');
-  const stepSketches = `SELECT sb.step, sc.c0, sc.c1, sc.c2, sc.part, SUM(sc.n) AS n, SUM(sc.key_sum) AS key_sum, SUM(sc.check_sum) AS check_sum FROM (
-      SELECT step_mask, c0, c1, c2, GROUPING(c0, c1, c2) AS part, COUNT(*) AS n, SUM(k) AS key_sum, SUM(h) AS check_sum FROM (
-        SELECT pk.step_mask, ${sketchKey} AS k, pk.sketch_h AS h, ${sketchCells} FROM step_persons pk WHERE pk.step_mask <> 0) s
-      GROUP BY GROUPING SETS ((step_mask, c0), (step_mask, c1), (step_mask, c2))) sc
-    JOIN (VALUES ${stepBits}) sb(step, bit) ON (sc.step_mask & sb.bit) <> 0
-    GROUP BY sb.step, sc.c0, sc.c1, sc.c2, sc.part`;
+  // statement gives the record keys of the persons of each set of steps (`step_mask`: each person
+  // once), and the API makes each step's sketch from them, as the sum of the sketches of the masks
+  // that hold the step's bit (`readDefinitionAnswer` in cohort-results.ts). Computing the cells here
+  // (three grouping sets by mask and cell, joined to the steps) cost more than the attrition itself.
+  const stepSketches = `SELECT pk.step_mask, ${recordKeysList(`pk.${key}`)} AS record_keys FROM step_persons pk WHERE pk.step_mask <> 0 GROUP BY pk.step_mask`;
   let masks: string | null = null;
   if (masksInline) {
     // ATLAS's inclusion report counts each person once, by their best event: with one event per person, that event.
@@ -370,6 +361,7 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
     keys: `${keys}, ${totals}`,
     stepRows: rows.join(' UNION ALL '),
     stepSketches,
+    sketchedSteps: counted.map(({ i }) => i),
     masks,
     periods: `SELECT person_id, start_date, end_date FROM ${periods}`,
     cohortPersons: `p.${stepN(last)} > 0`,
@@ -398,20 +390,24 @@ export function compileDefinitionParts(tree: QueryGroup, schema: string): { attr
   };
 }
 
-/** The number columns of a definition's whole answer, one statement: `kind` (0 step, 1 mask, 2 aggregate, 3 step sketch) and eight numbers; the aggregate's rows also have their `record_keys`. */
+/** The number columns of a definition's whole answer, one statement: `kind` (0 step, 1 mask, 2 aggregate, 3 step mask) and eight numbers; the aggregate's and the step masks' rows also have their `record_keys`. */
 export const ANSWER_COLUMNS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] as const;
 
 /**
  * A query with a cohort definition answered in ONE statement: the attrition's step rows (kind 0:
  * step, events, persons, person_key_sum, event_key_sum), the inclusion-rule masks (kind 1: mask,
- * persons, person_key_sum), each step's sketch (kind 3) and the persons' aggregate (kind 2: the
+ * persons, person_key_sum), the record keys of each set of steps' persons (kind 3: step_mask, whose
+ * bit `b` is step `sketchedSteps[b]`; the API sketches each step from them) and the persons' aggregate (kind 2: the
  * columns of `aggregateStatement`, in order, its record keys in `record_keys`, NULL in the other
  * kinds' rows). Run as three statements, the definition was evaluated three times, and its
  * evaluation is most of a run's cost; in one, the engine plans the relations the three share once
  * (a CTE read more than once is computed once by PostgreSQL, and by DuckDB where it pays: forcing
  * MATERIALIZED on every relation made DuckDB slower). Null when the tree has no definition.
  */
-export function compileDefinitionAnswer(tree: QueryGroup, schema: string): { sql: string; params: unknown[]; steps: CompiledDefinition['steps']; ruleNames: string[] } | null {
+export function compileDefinitionAnswer(
+  tree: QueryGroup,
+  schema: string,
+): { sql: string; params: unknown[]; steps: CompiledDefinition['steps']; ruleNames: string[]; sketchedSteps: number[] } | null {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`not a dataset schema: ${schema}`);
   if (tree === null || typeof tree !== 'object' || tree.cohortDefinition === undefined) return null;
   const compiler = new Compiler(schema);
@@ -429,9 +425,9 @@ export function compileDefinitionAnswer(tree: QueryGroup, schema: string): { sql
     `${selects.masks ? `, answer_masks AS (${selects.masks})` : ''} ` +
     `${row(0, ['step', 'events', 'persons', 'person_key_sum', 'event_key_sum'])} FROM answer_steps` +
     `${selects.masks ? ` UNION ALL ${row(1, ['mask', 'persons', 'person_key_sum'])} FROM answer_masks` : ''}` +
-    ` UNION ALL ${row(3, ['step', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum'])} FROM answer_step_sketches` +
+    ` UNION ALL ${row(3, ['step_mask'], 'record_keys')} FROM answer_step_sketches` +
     ` UNION ALL ${row(2, ['sex', 'age_band', 'race', 'ethnicity', 'n', 'key_sum'], 'record_keys')} FROM answer_aggregate`;
-  return { sql, params: compiler.params, steps, ruleNames };
+  return { sql, params: compiler.params, steps, ruleNames, sketchedSteps: selects.sketchedSteps };
 }
 
 /** Age band of a person (0 = 0–9, ..., 9 = 90 and over). The same SQL on DuckDB and PostgreSQL. */
@@ -457,13 +453,13 @@ export function aggregateStatement(fromWhere: string, { sketches }: { sketches: 
   const key = `p."${RECORD_KEY_COLUMN}"`;
   const persons = `SELECT p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, ${key} AS k ${fromWhere}`;
   return (
-    `SELECT sex, age_band, race, ethnicity, CAST(COUNT(*) AS BIGINT) AS n, CAST(SUM(k) AS BIGINT) AS key_sum${sketches ? `, ${RECORD_KEYS_LIST} AS record_keys` : ''} ` +
+    `SELECT sex, age_band, race, ethnicity, CAST(COUNT(*) AS BIGINT) AS n, CAST(SUM(k) AS BIGINT) AS key_sum${sketches ? `, ${recordKeysList('k')} AS record_keys` : ''} ` +
     `FROM (${persons}) s GROUP BY sex, age_band, race, ethnicity`
   );
 }
 
-/** A group's record keys, as a list (keys are below 2^24: 32-bit integers). The same SQL on DuckDB and PostgreSQL. */
-const RECORD_KEYS_LIST = 'array_agg(CAST(k AS INTEGER))';
+/** Record keys, as a list (keys are below 2^24: 32-bit integers). The same SQL on DuckDB and PostgreSQL. */
+const recordKeysList = (keyColumn: string) => `array_agg(CAST(${keyColumn} AS INTEGER))`;
 
 /** The aggregate query of a cohort: persons counted by sex, age band, race and ethnicity (and, with `sketches`, their record keys). */
 export function compileCohortAggregate(tree: QueryGroup, schema: string, options: { sketches: boolean }): CompiledPredicate {

@@ -2,7 +2,7 @@ import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
 import { addAttritionCells, attritionFromRows, presentAttrition, type MeasuredAttrition } from './cohort-definition/attrition';
 import { ANSWER_COLUMNS, compileCohortAggregate, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
-import { addToSketch, CELLS_PER_PART, CHECK_MODULUS, emptySketch, SKETCH_CELLS, type PersonSetSketch } from './person-set-sketch';
+import { CELLS_PER_PART, CHECK_MODULUS, emptySketch, SKETCH_CELLS, type PersonSetSketch } from './person-set-sketch';
 import { cellsWithheldReason, settleRelease, WITHHELD_LABEL, type ReleaseContext, type SketchedCell } from './release-ledger';
 import { belowThreshold, SUPPRESSED_LABEL, suppressSmallCounts, type CountTable } from './suppression';
 import type { IntegerLists, WarehouseColumns, WarehouseEngine, WarehouseState } from './warehouse-engine';
@@ -100,38 +100,52 @@ export async function runCohortQuery(
   if (answer) {
     const started = performance.now();
     const columns = await warehouse.queryColumns(answer.sql, answer.params, { timeoutMs: options.timeoutMs });
-    const kinds = columns.numbers('kind');
-    const numbers = ANSWER_COLUMNS.map((column) => columns.numbers(column));
-    const kindRows = (kind: number) => [...kinds.keys()].filter((i) => kinds[i] === kind);
-    const of = (kind: number, names: readonly string[]) =>
-      kindRows(kind).map((i) => Object.fromEntries(names.map((name, c) => [name, Number.isNaN(numbers[c]![i]!) ? null : numbers[c]![i]!])));
-    const attrition = attritionFromRows(
-      answer,
-      of(0, ['step', 'events', 'persons', 'person_key_sum', 'event_key_sum']),
-      of(1, ['mask', 'persons', 'person_key_sum']),
-    );
-    // Each step's persons' sketch (kind 3), summed like an answer's.
-    const stepSketches = new Map<number, PersonSetSketch>();
-    for (const r of of(3, ['step', 'c0', 'c1', 'c2', 'part', 'n', 'key_sum', 'check_sum'])) {
-      const part = SKETCH_PART_MARKS.indexOf(Number(r.part));
-      const step = Number(r.step);
-      const stepSketch = stepSketches.get(step) ?? emptySketch();
-      stepSketches.set(step, stepSketch);
-      addToSketch(stepSketch, part, Number(r[`c${part}`]), Number(r.n), Number(r.key_sum ?? 0), Number(r.check_sum ?? 0));
-    }
-    // A step with the same events as an earlier one was not sketched again: it has that step's sketch.
-    answer.steps.forEach((step, i) => {
-      if (step.sameAs !== undefined && stepSketches.has(step.sameAs)) stepSketches.set(i, stepSketches.get(step.sameAs)!);
-    });
-    const groups = aggregateGroups(columns, { sketches: true, names: AGGREGATE_IN_ANSWER, rows: kindRows(2) });
+    const { attrition, stepSketches, groups } = readDefinitionAnswer(answer, columns);
     return aggregateResult(warehouse, state.schema, { sql: answer.sql, params: answer.params }, { ...options, source: state.source, attrition, stepSketches, fetched: { groups, started } });
   }
   const aggregate = compileCohortAggregate(tree, state.schema, { sketches: options.trackerDefence });
   return aggregateResult(warehouse, state.schema, aggregate, { ...options, source: state.source });
 }
 
-/** The step sketches' grouping sets' marks (`GROUPING(c0, c1, c2)`) of the sketch's three parts, in order. */
-const SKETCH_PART_MARKS = [3, 5, 6];
+/** A definition answer's parts, read from its one statement's columns (`compileDefinitionAnswer`). */
+export function readDefinitionAnswer(
+  answer: NonNullable<ReturnType<typeof compileDefinitionAnswer>>,
+  columns: WarehouseColumns,
+): { attrition: MeasuredAttrition; stepSketches: Map<number, PersonSetSketch>; groups: AggregateGroup[] } {
+  const kinds = columns.numbers('kind');
+  const numbers = ANSWER_COLUMNS.map((column) => columns.numbers(column));
+  const kindRows = (kind: number) => [...kinds.keys()].filter((i) => kinds[i] === kind);
+  const of = (kind: number, names: readonly string[]) =>
+    kindRows(kind).map((i) => Object.fromEntries(names.map((name, c) => [name, Number.isNaN(numbers[c]![i]!) ? null : numbers[c]![i]!])));
+  const attrition = attritionFromRows(
+    answer,
+    of(0, ['step', 'events', 'persons', 'person_key_sum', 'event_key_sum']),
+    of(1, ['mask', 'persons', 'person_key_sum']),
+  );
+  // Each step's persons' sketch: the sum of the sketches of the sets of steps (kind 3 rows, by
+  // `step_mask`) that hold the step, each made from its persons' record keys.
+  const lists = columns.integerLists('record_keys');
+  const masks = numbers[0]!;
+  const stepSketches = new Map<number, PersonSetSketch>();
+  const cells = emptyCells();
+  for (const i of kindRows(3)) {
+    const keys = lists.values.subarray(lists.offsets[i]!, lists.offsets[i + 1]!);
+    if (keys.length === 0) continue;
+    sketchKeys(keys, cells);
+    answer.sketchedSteps.forEach((step, bit) => {
+      if (Math.floor(masks[i]! / 2 ** bit) % 2 === 0) return;
+      let target = stepSketches.get(step);
+      if (!target) stepSketches.set(step, (target = emptySketch()));
+      addCells(target, cells);
+    });
+  }
+  // A step with the same events as an earlier one was not sketched again: it has that step's sketch.
+  answer.steps.forEach((step, i) => {
+    if (step.sameAs !== undefined && stepSketches.has(step.sameAs)) stepSketches.set(i, stepSketches.get(step.sameAs)!);
+  });
+  const groups = aggregateGroups(columns, { sketches: true, names: AGGREGATE_IN_ANSWER, rows: kindRows(2), lists });
+  return { attrition, stepSketches, groups };
+}
 
 /** One demographic group of an aggregate (a row of `aggregateStatement`), with its record keys when sketched. */
 export interface AggregateGroup {
@@ -152,10 +166,10 @@ const categoryOf = (value: number) => (Number.isNaN(value) ? UNKNOWN : String(va
 /** The demographic groups of an aggregate statement's answer (of the rows `rows`, all by default). */
 export function aggregateGroups(
   columns: WarehouseColumns,
-  { sketches, names = AGGREGATE_COLUMNS, rows }: { sketches: boolean; names?: Record<keyof typeof AGGREGATE_COLUMNS, string>; rows?: number[] },
+  { sketches, names = AGGREGATE_COLUMNS, rows, lists }: { sketches: boolean; names?: Record<keyof typeof AGGREGATE_COLUMNS, string>; rows?: number[]; lists?: IntegerLists },
 ): AggregateGroup[] {
   const [sex, ageBand, race, ethnicity, n, keySum] = (['sex', 'ageBand', 'race', 'ethnicity', 'n', 'keySum'] as const).map((name) => columns.numbers(names[name]));
-  const keys: IntegerLists | null = sketches ? columns.integerLists('record_keys') : null;
+  const keys: IntegerLists | null = sketches ? (lists ?? columns.integerLists('record_keys')) : null;
   return (rows ?? [...Array(columns.rowCount).keys()]).map((i) => ({
     sex: categoryOf(sex![i]!),
     ageBand: categoryOf(ageBand![i]!),
@@ -188,38 +202,52 @@ export function splitAggregateRows(groups: readonly AggregateGroup[]): { rows: A
     if (!target) cellSketches.set(name, (target = emptySketch()));
     return target;
   };
-  const counts = new Float64Array(SKETCH_CELLS);
-  const keySums = new Float64Array(SKETCH_CELLS);
-  const checkSums = new Float64Array(SKETCH_CELLS);
+  const cells = emptyCells();
   for (const group of groups) {
     if (!group.keys || group.keys.length === 0) continue;
-    counts.fill(0);
-    keySums.fill(0);
-    checkSums.fill(0);
-    // cellOf and checkOf (person-set-sketch.ts), inlined: a key is below 2^24, so its slices are
-    // bit shifts and key² + key is exact.
-    const keys = group.keys;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      const check = (key * key + key) % CHECK_MODULUS;
-      for (let part = 0, first = 0; part < 3; part++, first += CELLS_PER_PART) {
-        const cell = first + ((key >>> (8 * part)) & (CELLS_PER_PART - 1));
-        counts[cell]! += 1;
-        keySums[cell]! += key;
-        checkSums[cell]! += check;
-      }
-    }
+    sketchKeys(group.keys, cells);
     const targets = [sketch, cellSketch('sex', group.sex), cellSketch('age_band', group.ageBand), cellSketch('race', group.race), cellSketch('ethnicity', group.ethnicity), cellSketch('sex_by_age_band', group.sex, group.ageBand)];
-    for (const target of targets) {
-      for (let cell = 0; cell < SKETCH_CELLS; cell++) {
-        if (counts[cell] === 0) continue;
-        target.counts[cell]! += counts[cell]!;
-        target.keySums[cell]! += keySums[cell]!;
-        target.checkSums[cell]! += checkSums[cell]!;
-      }
-    }
+    for (const target of targets) addCells(target, cells);
   }
   return { rows, sketch, cellSketches };
+}
+
+/** A sketch's cells being filled (`sketchKeys`) before they are added to the sketches that hold them (`addCells`). */
+interface SketchCells {
+  counts: Float64Array;
+  keySums: Float64Array;
+  checkSums: Float64Array;
+}
+
+const emptyCells = (): SketchCells => ({ counts: new Float64Array(SKETCH_CELLS), keySums: new Float64Array(SKETCH_CELLS), checkSums: new Float64Array(SKETCH_CELLS) });
+
+/** The sketch of a list of record keys, in `cells` (cleared first): as `sketchOfKeys` (person-set-sketch.ts), on typed arrays. */
+function sketchKeys(keys: Int32Array, { counts, keySums, checkSums }: SketchCells): void {
+  counts.fill(0);
+  keySums.fill(0);
+  checkSums.fill(0);
+  // cellOf and checkOf (person-set-sketch.ts), inlined: a key is below 2^24, so its slices are
+  // bit shifts and key² + key is exact.
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const check = (key * key + key) % CHECK_MODULUS;
+    for (let part = 0, first = 0; part < 3; part++, first += CELLS_PER_PART) {
+      const cell = first + ((key >>> (8 * part)) & (CELLS_PER_PART - 1));
+      counts[cell]! += 1;
+      keySums[cell]! += key;
+      checkSums[cell]! += check;
+    }
+  }
+}
+
+/** Adds the cells of a set of persons to a sketch of a set that holds them (a sketch is a sum). */
+function addCells(target: PersonSetSketch, { counts, keySums, checkSums }: SketchCells): void {
+  for (let cell = 0; cell < SKETCH_CELLS; cell++) {
+    if (counts[cell] === 0) continue;
+    target.counts[cell]! += counts[cell]!;
+    target.keySums[cell]! += keySums[cell]!;
+    target.checkSums[cell]! += checkSums[cell]!;
+  }
 }
 
 /**

@@ -12,7 +12,8 @@ import { KEY_RANGE } from './perturbation';
  * The statement that counts an answer also gives each demographic group's record keys (one scan,
  * `aggregateStatement` in cohort-compiler.ts), and the API makes the sketches from them
  * (`splitAggregateRows` in cohort-results.ts): no second pass over the persons. A cohort
- * definition's steps are sketched in their statement, with `cellSql` and `checkSql` (grouping sets).
+ * definition's steps are sketched the same way, from the record keys of each set of steps' persons
+ * (`readDefinitionAnswer`).
  */
 export const SKETCH_PARTS = 3;
 export const CELLS_PER_PART = 128;
@@ -21,10 +22,6 @@ export const SKETCH_CELLS = SKETCH_PARTS * CELLS_PER_PART;
 /** The cell of a record key in part `part` (0–2): bits 8·part to 8·part + 6 of the 24-bit key. */
 export const cellOf = (key: number, part: number) => Math.floor(key / 256 ** part) % CELLS_PER_PART;
 
-/** The same in SQL that both engines run (FLOOR of a division by a decimal, as the compiler writes its age bands). */
-export const cellSql = (keyColumn: string, part: number) =>
-  part === 0 ? `(${keyColumn} % ${CELLS_PER_PART})` : `(CAST(FLOOR(${keyColumn} / ${256 ** part}.0) AS BIGINT) % ${CELLS_PER_PART})`;
-
 /**
  * A check value of a key, summed per cell beside the keys: a cell that seems to hold one person
  * (count ±1) is taken for pure only if its check sum is that key's check, so a cell mixing several
@@ -32,9 +29,8 @@ export const cellSql = (keyColumn: string, part: number) =>
  * million persons stays exact.
  */
 export const CHECK_MODULUS = 65_521;
-/** Quadratic, not linear: the check of a sum of keys is not the sum of their checks. Exact in both engines and here (key² < 2^48). */
+/** Quadratic, not linear: the check of a sum of keys is not the sum of their checks. Exact (key² < 2^48). */
 export const checkOf = (key: number) => ((key * key + key) % CHECK_MODULUS);
-export const checkSql = (keyColumn: string) => `((${keyColumn} * ${keyColumn} + ${keyColumn}) % ${CHECK_MODULUS})`;
 
 export interface PersonSetSketch {
   /** Persons per cell, `SKETCH_CELLS` of them, part after part. */
@@ -48,7 +44,7 @@ export interface PersonSetSketch {
 const zeros = () => new Array<number>(SKETCH_CELLS).fill(0);
 export const emptySketch = (): PersonSetSketch => ({ counts: zeros(), keySums: zeros(), checkSums: zeros() });
 
-/** Adds one row of the warehouse's sketch grouping: `count` persons whose keys (and checks) add up to `keySum` (`checkSum`) in cell `cell` of `part`. */
+/** Adds `count` persons whose keys (and checks) add up to `keySum` (`checkSum`) in cell `cell` of `part`. */
 export function addToSketch(sketch: PersonSetSketch, part: number, cell: number, count: number, keySum: number, checkSum: number): void {
   const i = part * CELLS_PER_PART + cell;
   sketch.counts[i]! += count;
@@ -56,7 +52,7 @@ export function addToSketch(sketch: PersonSetSketch, part: number, cell: number,
   sketch.checkSums[i]! += checkSum;
 }
 
-/** The sketch of a list of keys (tests and tools; the warehouse sums cells in SQL). */
+/** The sketch of a list of keys (tests and tools; the API sketches answers on typed arrays, `sketchKeys` in cohort-results.ts). */
 export function sketchOfKeys(keys: Iterable<number>): PersonSetSketch {
   const sketch = emptySketch();
   for (const key of keys) for (let part = 0; part < SKETCH_PARTS; part++) addToSketch(sketch, part, cellOf(key, part), 1, key, checkOf(key));
