@@ -1,19 +1,49 @@
 import { defineConfig } from '@playwright/test';
 
+/**
+ * Specs that change what every other spec relies on, so they run alone, after the others: they
+ * stop the API, reload the warehouse (cohort versions taken before can no longer be released),
+ * disable or sign out the shared accounts (a sign-out revokes every session of the account and
+ * ends its notebook sessions), try wrong passwords against them, or compare a page's rows as the
+ * server sent them with the rows the browser reads next.
+ */
+const ALONE = [
+  'api-down',
+  'auth',
+  'cohort-versions',
+  'data-explorer-feedback',
+  'dataset-reload',
+  'landing',
+  'phone',
+  'security-headers',
+  'server-rendering',
+  'session-ended',
+  'user-security',
+];
+const alone = new RegExp(`/(${ALONE.join('|')})\\.spec\\.ts$`);
+
 /** Browser tests on Debian's Chromium (no browser is downloaded). */
 export default defineConfig({
   testDir: './tests',
   globalSetup: './global-setup.ts',
+  // A spec file's tests run in order in one worker; two spec files run at once (each makes its own
+  // records, named by its own stamp), then the specs that must run alone, one after another.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
+  projects: [
+    { name: 'shared', testIgnore: alone, teardown: 'alone' },
+    // A teardown project runs after the other has finished, whether its tests passed or not, and
+    // always in full: to run some specs only, add --no-deps (npx playwright test --no-deps tests/x.spec.ts).
+    { name: 'alone', testMatch: alone, workers: 1 },
+  ],
   // One retry: a test that passes only on its retry is still reported (as flaky) in the output, so
   // flakiness stays visible, but one timing hiccup on a loaded 2-core machine does not fail the run.
   retries: 1,
   forbidOnly: true,
   timeout: 30_000,
   // The whole run, including the production build of the web app in the global setup (~4 min on 2
-  // busy cores). The run takes about 22 minutes on two loaded cores: the limit leaves room for a
-  // slower machine, and still ends a run that hangs well inside CI's own limit.
+  // busy cores). The run took 20 minutes on two cores loaded by other work (34 with one worker): the
+  // limit leaves room for a slower machine, and still ends a run that hangs well inside CI's own limit.
   globalTimeout: 40 * 60_000,
   expect: { timeout: 7_000 },
   reporter: [['list']],

@@ -23,6 +23,14 @@ async function picture(page: Page, name: string): Promise<void> {
 /** The wizard's current step, by the heading each step starts with. */
 const stepHeading = (page: Page) => page.getByRole('heading', { level: 2, name: /^Step \d of 4/ });
 
+/** Next, step by step to Review: each click waits for its step, as a click made while a step still renders can be lost. */
+async function nextToReview(page: Page): Promise<void> {
+  for (const step of [2, 3, 4]) {
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(stepHeading(page)).toHaveText(new RegExp(`^Step ${step} of 4`));
+  }
+}
+
 async function openWorkbenchesAs(page: Page, account: (typeof ACCOUNTS)[keyof typeof ACCOUNTS]): Promise<void> {
   await signIn(page, account);
   await expectShell(page, account.name);
@@ -170,7 +178,7 @@ test.describe.serial('workbenches', () => {
     const other = await context.newPage();
     await other.goto(editUrl);
     await other.getByLabel('Research purpose').fill(`${purpose} Renal function is measured by eGFR.`);
-    for (let step = 0; step < 3; step++) await other.getByRole('button', { name: 'Next' }).click();
+    await nextToReview(other);
     await expect(stepHeading(other)).toHaveText('Step 4 of 4: Review');
     await other.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(other.getByTestId('workbench-purpose')).toContainText('eGFR');
@@ -178,7 +186,7 @@ test.describe.serial('workbenches', () => {
 
     // The first tab's edit was based on the older version.
     await page.getByLabel('Name').fill(`${workbenchName} (renamed)`);
-    for (let step = 0; step < 3; step++) await page.getByRole('button', { name: 'Next' }).click();
+    await nextToReview(page);
     expect(await seriousViolations(page), 'edit review step').toEqual([]);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     // Said above the buttons, not in a toast over them: who, and when in local time (no field name,
