@@ -45,7 +45,9 @@ export default defineConfig({
   // busy cores). The run took 20 minutes on two cores loaded by other work (34 with one worker): the
   // limit leaves room for a slower machine, and still ends a run that hangs well inside CI's own limit.
   globalTimeout: 40 * 60_000,
-  expect: { timeout: 7_000 },
+  // Two spec files at once on two cores: an answer the page waits for (a saved query's refusal, a
+  // new cohort's page) was seen to take over 7 s while the other worker ran a notebook.
+  expect: { timeout: 12_000 },
   reporter: [['list']],
   outputDir: './test-results',
   use: {
