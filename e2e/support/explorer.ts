@@ -6,6 +6,13 @@ export async function pick(page: Page, select: Locator, option: string | RegExp)
   const popup = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').last();
   const item = typeof option === 'string' ? popup.locator(`.ant-select-item-option[title="${option}"]`) : popup.locator('.ant-select-item-option').filter({ hasText: option });
   await item.first().click();
+  // On a loaded machine a click can land while the list is still opening, and the list stays open:
+  // choose the option once more (a single select, so choosing it again changes nothing).
+  const closed = await expect(select)
+    .toHaveAttribute('aria-expanded', 'false', { timeout: 3_000 })
+    .then(() => true)
+    .catch(() => false);
+  if (!closed && (await item.first().isVisible())) await item.first().click();
   await expect(select).toHaveAttribute('aria-expanded', 'false');
 }
 
