@@ -2,7 +2,7 @@ import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
 import { addAttritionCells, attritionFromRows, presentAttrition, type MeasuredAttrition } from './cohort-definition/attrition';
 import { ANSWER_COLUMNS, compileCohortAggregate, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
-import { CELLS_PER_PART, CHECK_MODULUS, emptySketch, SKETCH_CELLS, type PersonSetSketch } from './person-set-sketch';
+import { addCells, emptyCells, emptySketch, sketchKeys, type PersonSetSketch } from './person-set-sketch';
 import { cellsWithheldReason, settleRelease, WITHHELD_LABEL, type ReleaseContext, type SketchedCell } from './release-ledger';
 import { belowThreshold, SUPPRESSED_LABEL, suppressSmallCounts, type CountTable } from './suppression';
 import type { IntegerLists, WarehouseColumns, WarehouseEngine, WarehouseState } from './warehouse-engine';
@@ -148,13 +148,7 @@ export function readDefinitionAnswer(
 }
 
 /** One demographic group of an aggregate (a row of `aggregateStatement`), with its record keys when sketched. */
-export interface AggregateGroup {
-  sex: string;
-  ageBand: string;
-  race: string;
-  ethnicity: string;
-  n: number;
-  keySum: number;
+export interface AggregateGroup extends AggregateRow {
   keys: Int32Array | null;
 }
 
@@ -212,43 +206,6 @@ export function splitAggregateRows(groups: readonly AggregateGroup[]): { rows: A
   return { rows, sketch, cellSketches };
 }
 
-/** A sketch's cells being filled (`sketchKeys`) before they are added to the sketches that hold them (`addCells`). */
-interface SketchCells {
-  counts: Float64Array;
-  keySums: Float64Array;
-  checkSums: Float64Array;
-}
-
-const emptyCells = (): SketchCells => ({ counts: new Float64Array(SKETCH_CELLS), keySums: new Float64Array(SKETCH_CELLS), checkSums: new Float64Array(SKETCH_CELLS) });
-
-/** The sketch of a list of record keys, in `cells` (cleared first): as `sketchOfKeys` (person-set-sketch.ts), on typed arrays. */
-function sketchKeys(keys: Int32Array, { counts, keySums, checkSums }: SketchCells): void {
-  counts.fill(0);
-  keySums.fill(0);
-  checkSums.fill(0);
-  // cellOf and checkOf (person-set-sketch.ts), inlined: a key is below 2^24, so its slices are
-  // bit shifts and key² + key is exact.
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    const check = (key * key + key) % CHECK_MODULUS;
-    for (let part = 0, first = 0; part < 3; part++, first += CELLS_PER_PART) {
-      const cell = first + ((key >>> (8 * part)) & (CELLS_PER_PART - 1));
-      counts[cell]! += 1;
-      keySums[cell]! += key;
-      checkSums[cell]! += check;
-    }
-  }
-}
-
-/** Adds the cells of a set of persons to a sketch of a set that holds them (a sketch is a sum). */
-function addCells(target: PersonSetSketch, { counts, keySums, checkSums }: SketchCells): void {
-  for (let cell = 0; cell < SKETCH_CELLS; cell++) {
-    if (counts[cell] === 0) continue;
-    target.counts[cell]! += counts[cell]!;
-    target.keySums[cell]! += keySums[cell]!;
-    target.checkSums[cell]! += checkSums[cell]!;
-  }
-}
 
 /**
  * THE disclosure-control path: every aggregate the platform releases (explorer runs, saved runs,

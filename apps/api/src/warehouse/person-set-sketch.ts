@@ -20,7 +20,7 @@ export const CELLS_PER_PART = 128;
 export const SKETCH_CELLS = SKETCH_PARTS * CELLS_PER_PART;
 
 /** The cell of a record key in part `part` (0–2): bits 8·part to 8·part + 6 of the 24-bit key. */
-export const cellOf = (key: number, part: number) => Math.floor(key / 256 ** part) % CELLS_PER_PART;
+export const cellOf = (key: number, part: number) => (key >>> (8 * part)) & (CELLS_PER_PART - 1);
 
 /**
  * A check value of a key, summed per cell beside the keys: a cell that seems to hold one person
@@ -52,10 +52,51 @@ export function addToSketch(sketch: PersonSetSketch, part: number, cell: number,
   sketch.checkSums[i]! += checkSum;
 }
 
-/** The sketch of a list of keys (tests and tools; the API sketches answers on typed arrays, `sketchKeys` in cohort-results.ts). */
+/** A sketch's cells being filled (`sketchKeys`) before they are added to the sketches of the sets that hold them (`addCells`). */
+export interface SketchCells {
+  counts: Float64Array;
+  keySums: Float64Array;
+  checkSums: Float64Array;
+}
+
+export const emptyCells = (): SketchCells => ({ counts: new Float64Array(SKETCH_CELLS), keySums: new Float64Array(SKETCH_CELLS), checkSums: new Float64Array(SKETCH_CELLS) });
+
+/**
+ * The sketch of a list of record keys, in `cells` (cleared first). On typed arrays: the API sketches
+ * every demographic group of an answer and every set of a definition's steps with it.
+ */
+export function sketchKeys(keys: ArrayLike<number>, { counts, keySums, checkSums }: SketchCells): void {
+  counts.fill(0);
+  keySums.fill(0);
+  checkSums.fill(0);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const check = checkOf(key);
+    for (let part = 0, first = 0; part < SKETCH_PARTS; part++, first += CELLS_PER_PART) {
+      const cell = first + cellOf(key, part);
+      counts[cell]! += 1;
+      keySums[cell]! += key;
+      checkSums[cell]! += check;
+    }
+  }
+}
+
+/** Adds the cells of a set of persons to the sketch of a set that holds them (a sketch is a sum). */
+export function addCells(target: PersonSetSketch, { counts, keySums, checkSums }: SketchCells): void {
+  for (let cell = 0; cell < SKETCH_CELLS; cell++) {
+    if (counts[cell] === 0) continue;
+    target.counts[cell]! += counts[cell]!;
+    target.keySums[cell]! += keySums[cell]!;
+    target.checkSums[cell]! += checkSums[cell]!;
+  }
+}
+
+/** The sketch of a list of keys. */
 export function sketchOfKeys(keys: Iterable<number>): PersonSetSketch {
+  const cells = emptyCells();
+  sketchKeys(Array.from(keys), cells);
   const sketch = emptySketch();
-  for (const key of keys) for (let part = 0; part < SKETCH_PARTS; part++) addToSketch(sketch, part, cellOf(key, part), 1, key, checkOf(key));
+  addCells(sketch, cells);
   return sketch;
 }
 
