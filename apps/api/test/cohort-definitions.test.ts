@@ -101,11 +101,17 @@ const DRUG = 100;
 const DRUG_CHILD = 101;
 const CONDITION = 200;
 const CENSOR = 300;
+const DRUG_B = 110;
 const EHR = 32817;
 const CLAIM = 32810;
 const FIXTURE: Record<string, (string | number | null)[][]> = {
-  person: [1, 2, 3, 4, 5].map((id) => [id, 8507, 1950]),
-  observation_period: [1, 2, 3, 4, 5].map((id) => [id, id, id === 3 ? '2001-01-01' : '2000-01-01', '2020-12-31']),
+  person: [1, 2, 3, 4, 5, 6, 7].map((id) => [id, 8507, 1950]),
+  observation_period: [
+    ...[1, 2, 3, 4, 5, 7].map((id) => [id, id, id === 3 ? '2001-01-01' : '2000-01-01', '2020-12-31']),
+    // Person 6's two periods overlap (the CDM does not allow it; data can have it).
+    [61, 6, '2000-01-01', '2010-12-31'],
+    [62, 6, '2005-01-01', '2015-12-31'],
+  ],
   // drug_exposure_id, person, concept, start, end, days supply, refills, record type (EHR 32817, claim 32810)
   drug_exposure: [
     [11, 1, DRUG, '2010-01-01', null, 30, 0, EHR],
@@ -114,6 +120,11 @@ const FIXTURE: Record<string, (string | number | null)[][]> = {
     [21, 2, DRUG_CHILD, '2005-06-01', null, 10, null, CLAIM],
     [31, 3, DRUG, '2001-01-10', null, 5, 3, null],
     [51, 5, DRUG, '2018-05-01', '2018-05-31', null, 0, EHR],
+    // Drug B: person 6 (in both overlapping periods), person 7 (two records on the first day, the lower id first).
+    [601, 6, DRUG_B, '2008-03-01', null, 10, 0, EHR],
+    [602, 6, DRUG_B, '2009-01-01', null, 10, 0, EHR],
+    [702, 7, DRUG_B, '2012-05-01', null, 5, 0, EHR],
+    [701, 7, DRUG_B, '2012-05-01', null, 20, 0, EHR],
   ],
   // condition_occurrence_id, person, concept, start
   condition_occurrence: [
@@ -140,7 +151,8 @@ async function handMadeCdm(db: DuckDBConnection, schema: string): Promise<void> 
   }
   await db.run(`INSERT INTO "${schema}"."concept" (concept_id, concept_name, domain_id, vocabulary_id, concept_class_id, standard_concept, concept_code)
     VALUES (${DRUG}, 'Drug A', 'Drug', 'RxNorm', 'Ingredient', 'S', 'a'), (${DRUG_CHILD}, 'Drug A 10 mg', 'Drug', 'RxNorm', 'Clinical Drug', 'S', 'a10'),
-           (${CONDITION}, 'Condition X', 'Condition', 'SNOMED', 'Clinical Finding', 'S', 'x'), (${CENSOR}, 'Condition Y', 'Condition', 'SNOMED', 'Clinical Finding', 'S', 'y')`);
+           (${CONDITION}, 'Condition X', 'Condition', 'SNOMED', 'Clinical Finding', 'S', 'x'), (${CENSOR}, 'Condition Y', 'Condition', 'SNOMED', 'Clinical Finding', 'S', 'y'),
+           (${DRUG_B}, 'Drug B', 'Drug', 'RxNorm', 'Ingredient', 'S', 'b')`);
   await db.run(`INSERT INTO "${schema}"."concept_ancestor" VALUES (${DRUG}, ${DRUG}, 0, 0), (${DRUG}, ${DRUG_CHILD}, 1, 1), (${DRUG_CHILD}, ${DRUG_CHILD}, 0, 0)`);
 }
 
@@ -149,6 +161,7 @@ const CONCEPT_SETS = [
   { id: 2, name: 'Condition X', expression: { items: [{ conceptId: CONDITION }] } },
   { id: 3, name: 'Condition Y', expression: { items: [{ conceptId: CENSOR }] } },
   { id: 4, name: 'Drug A alone', expression: { items: [{ conceptId: DRUG }] } },
+  { id: 5, name: 'Drug B', expression: { items: [{ conceptId: DRUG_B }] } },
 ];
 const drugEntry = (over: Partial<CohortDefinitionInput> = {}, limit: 'First' | 'Last' | 'All' = 'First', priorDays = 0): CohortDefinitionInput => ({
   conceptSets: CONCEPT_SETS,
@@ -162,6 +175,11 @@ const conditionIn = (start: number | null, end: number | null, occurrence: Corre
 });
 const rule = (name: string, ...criteriaList: CorrelatedCriteria[]) => ({ name, expression: { type: 'ALL' as const, criteriaList } });
 const offsetExit = { type: 'DateOffset' as const, dateField: 'EndDate' as const, offset: 0 };
+/** The person's first exposure to `codesetId` in their history (Circe's "first occurrence"), limited to the earliest, with `priorDays` observed before it. */
+const firstExposure = (codesetId: number, priorDays: number, over: Partial<CohortDefinitionInput> = {}): CohortDefinitionInput => ({
+  ...drugEntry(over),
+  primaryCriteria: { criteriaList: [{ kind: 'DrugExposure', codesetId, first: true }], observationWindow: { priorDays, postDays: 0 }, primaryCriteriaLimit: { type: 'First' } },
+});
 /** Every drug exposure meeting `drug`'s attributes, each its own period (from its start to its end). */
 const everyExposure = (drug: Partial<Criteria>): CohortDefinitionInput => ({
   ...drugEntry({ qualifiedLimit: { type: 'All' }, expressionLimit: { type: 'All' }, endStrategy: offsetExit }, 'All'),
@@ -214,6 +232,11 @@ describe('what each part of a definition means, on a hand-made CDM (expected row
       drugEntry({ qualifiedLimit: { type: 'All' }, expressionLimit: { type: 'All' }, endStrategy: offsetExit, censorWindow: { startDate: '2010-01-15', endDate: '2012-01-05' } }, 'All'),
       ['1 2010-01-15 2010-01-31', '1 2010-02-15 2010-03-17', '1 2012-01-01 2012-01-05'],
     ],
+    ['first exposure in the history, 365 days observed before it, no condition in the 30 days before', firstExposure(1, 365, { inclusionRules: [rule('none', conditionIn(-30, 0, { type: 'EXACTLY', count: 0 }))] }), ['2 2005-06-01 2020-12-31', '5 2018-05-01 2020-12-31']],
+    ['first exposure, exit at its end (the first record\'s own end)', firstExposure(1, 0, { endStrategy: offsetExit }), ['1 2010-01-01 2010-01-31', '2 2005-06-01 2005-06-11', '3 2001-01-10 2001-01-15', '5 2018-05-01 2018-05-31']],
+    ['first exposure, two records on its day: the lower id is the first record (its 20 days supply end the period)', firstExposure(5, 0, { endStrategy: offsetExit }), ['6 2008-03-01 2008-03-11', '7 2012-05-01 2012-05-21']],
+    ['first exposure inside two overlapping observation periods: kept once, observed as long as the two together', firstExposure(5, 365), ['6 2008-03-01 2015-12-31', '7 2012-05-01 2020-12-31']],
+    ['the same where only the earlier period has the prior observation: that period alone', firstExposure(5, 1200), ['6 2008-03-01 2010-12-31', '7 2012-05-01 2020-12-31']],
     [
       'restrict initial events, then an AT_LEAST 1 of 2 group with a demographic criterion',
       drugEntry({
@@ -249,6 +272,17 @@ describe('what each part of a definition means, on a hand-made CDM (expected row
       expect(result.attrition!.inclusion_rules.map((r) => [r.name, r.persons_passing.count, r.gain.count])).toEqual([
         ['prior condition', 1, 0],
         ['two', 0, 1],
+      ]);
+    }
+  });
+
+  it('counts an entry event in two overlapping observation periods twice in the observation step, once after the limit', async () => {
+    for (const warehouse of [engines.duck!, engines.postgres!]) {
+      const result = await runCohortQuery(warehouse, definitionQuery(firstExposure(5, 365)), OPEN);
+      expect(result.attrition!.steps.slice(0, 3).map((s) => [s.step, s.persons.count, s.events.count])).toEqual([
+        ['entry_events', 2, 2],
+        ['observation_window', 2, 3],
+        ['primary_limit', 2, 2],
       ]);
     }
   });

@@ -271,6 +271,19 @@ export function compileCohortPredicate(tree: QueryGroup, schema: string): Compil
 }
 
 /** The SELECTs a definition's answers read, over the relations (CTEs) of its compiled definition. */
+/**
+ * The person columns the step persons carry: the key, what the aggregate groups by and what the
+ * explorer's person rules test (a query's simple rules run on these rows). Every column of `person`
+ * (its source values are text) made the materialised rows several times wider, for nothing.
+ */
+const STEP_PERSON_COLUMNS = [
+  ...new Set(['person_id', RECORD_KEY_COLUMN, 'gender_concept_id', 'year_of_birth', 'race_concept_id', 'ethnicity_concept_id', ...personColumns(EXPLORER_TABLE_BY_NAME.get('person')!)]),
+];
+
+function personColumns(table: TableDefinition): string[] {
+  return table.fields.flatMap((f) => (f.source.kind === 'column' ? [f.source.column] : []));
+}
+
 function definitionSelects(definition: CompiledDefinition, schema: string): { keys: string; stepRows: string; stepSketches: string; sketchedSteps: number[]; masks: string | null; periods: string; cohortPersons: string } {
   const { steps, ruleFlags, ruleNames, periods } = definition;
   const person = `"${schema}"."person"`;
@@ -290,8 +303,15 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
   // over these rows, where a semi-join and two aggregates per step cost most of a run.
   const joins: string[] = [];
   const eventsIn = new Map<number, string>();
+  // Columns of the rule flags' persons (joined below as `sjr`) that count an earlier step too.
+  const ruleFlagColumns: string[] = [];
   counted.forEach(({ step, i }, position) => {
     if ((step.step === 'inclusion_rule' && ruleFlags) || step.limitOf !== undefined) return;
+    if (ruleFlags && rulesOnePerPerson && ruleSteps.length > 0 && step.countedIn?.relation === ruleFlags) {
+      ruleFlagColumns.push(`${step.countedIn.column} AS n_step${i}`);
+      eventsIn.set(i, `COALESCE(sjr.n_step${i}, 0)`);
+      return;
+    }
     const alias = `sj${position}`;
     // The entry events' persons are the rows: an inner join; every later step, a left join.
     const join = position === 0 ? 'JOIN' : 'LEFT JOIN';
@@ -309,7 +329,7 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
   if (ruleSteps.length > 0) {
     // Every rule step from the rule flags: per person, n<k> = their events passing rules 0..k.
     const perPerson = rulesOnePerPerson
-      ? `SELECT person_id, ${ruleSteps.map(({ step }) => `CASE WHEN ${passing(step.rule!)} THEN 1 ELSE 0 END AS n${step.rule}`).join(', ')}, ${ruleMask} AS rule_mask FROM ${ruleFlags}`
+      ? `SELECT person_id, ${[...ruleSteps.map(({ step }) => `CASE WHEN ${passing(step.rule!)} THEN 1 ELSE 0 END AS n${step.rule}`), ...ruleFlagColumns].join(', ')}, ${ruleMask} AS rule_mask FROM ${ruleFlags}`
       : `SELECT person_id, ${ruleSteps.map(({ step }) => `SUM(CASE WHEN ${passing(step.rule!)} THEN 1 ELSE 0 END) AS n${step.rule}`).join(', ')} FROM ${ruleFlags} GROUP BY person_id`;
     joins.push(`LEFT JOIN (${perPerson}) sjr ON sjr.person_id = pk."person_id"`);
     for (const { step, i } of ruleSteps) eventsIn.set(i, `COALESCE(sjr.n${step.rule}, 0)`);
@@ -324,7 +344,7 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
   }
   const stepN = (i: number) => `step_n${i}`;
   const bit = new Map(counted.map(({ i }, position) => [i, 2 ** position]));
-  const membership = `SELECT pk.*, ${counted.map(({ i }) => `CAST(${eventsIn.get(i)} AS BIGINT) AS ${stepN(i)}`).join(', ')}${masksInline ? ', sjr.rule_mask' : ''} FROM ${person} pk ${joins.join(' ')}`;
+  const membership = `SELECT ${STEP_PERSON_COLUMNS.map((c) => `pk."${c}"`).join(', ')}, ${counted.map(({ i }) => `CAST(${eventsIn.get(i)} AS BIGINT) AS ${stepN(i)}`).join(', ')}${masksInline ? ', sjr.rule_mask' : ''} FROM ${person} pk ${joins.join(' ')}`;
   const withMask = `SELECT m.*, ${counted.map(({ i }) => `CASE WHEN m.${stepN(i)} > 0 THEN CAST(${bit.get(i)} AS BIGINT) ELSE CAST(0 AS BIGINT) END`).join(' + ')} AS step_mask FROM (${membership}) m`;
   const keys = `step_persons AS MATERIALIZED (${withMask})`;
   const totals = `step_totals AS (SELECT ${counted

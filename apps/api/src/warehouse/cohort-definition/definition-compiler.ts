@@ -75,6 +75,8 @@ export class DefinitionCompiler {
   private readonly ctes: string[] = [];
   private readonly codesets = new Map<number, number>();
   private names = 0;
+  /** Set when the SQL reads an index event's end date or visit (see `indexDetailNeeded`). */
+  private indexDetailRead = false;
 
   constructor(
     private readonly schema: string,
@@ -108,12 +110,19 @@ export class DefinitionCompiler {
     const steps: AttritionStepSql[] = [];
 
     // Entry events: every criterion's events, then those in an observation period with enough observation around them.
-    const candidates = def.primaryCriteria.criteriaList.map((c, i) => `SELECT person_id, event_id, start_date, end_date, visit_occurrence_id FROM (${this.criteria(c, `${path}.primaryCriteria.criteriaList[${i}]`, 1)}) pc`);
-    const entry = this.cte('entry_events', candidates.join(' UNION ALL '));
     // A lone criterion limited to the person's first record keeps at most one event per person (its
     // attribute filters only drop it); with nested criteria, an event in two observation periods could repeat.
     const [only, ...others] = def.primaryCriteria.criteriaList;
     const entryOnePerPerson = others.length === 0 && only?.first === true && !(only.correlatedCriteria && groupHasMembers(only.correlatedCriteria));
+    // When nothing after the entry reads more of the index event than its person and date, the first
+    // record is the person's earliest date: one MIN per person, as a hand-written query takes it,
+    // instead of finding the record itself (the tie-break on its id and the window over the ties
+    // were about a third of a definition's statement).
+    const firstDateOnly = entryOnePerPerson && FIRST_DATE_ATTRIBUTES_ONLY(only!) && !indexDetailNeeded(def);
+    const candidates = def.primaryCriteria.criteriaList.map(
+      (c, i) => `SELECT person_id, event_id, start_date, end_date, visit_occurrence_id FROM (${this.criteria(c, `${path}.primaryCriteria.criteriaList[${i}]`, 1, firstDateOnly)}) pc`,
+    );
+    const entry = this.cte('entry_events', candidates.join(' UNION ALL '));
     steps.push({ step: 'entry_events', label: 'Entry events', relation: entry, onePerPerson: entryOnePerPerson });
     const { priorDays, postDays } = def.primaryCriteria.observationWindow;
     const inObservation = this.cte(
@@ -129,20 +138,29 @@ export class DefinitionCompiler {
     // A first / last limit keeps one event per person, and carries the person's number of observed
     // events (the observation step's count) from the same window: no second pass over them.
     const observedCount = primaryLimit === 'All' ? '' : `, COUNT(*) OVER (PARTITION BY person_id${order}${order ? ' ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING' : ''}) AS observed_n`;
+    // With one entry event per person, a first / last limit keeps that event once: a person's rows
+    // differ only where their observation periods overlap (which the CDM does not allow; Circe then
+    // keeps any one of them), and one grouping keeps the event with the observation the overlapping
+    // periods give together, counting the rows for the observation step. DuckDB's window for the
+    // same took three times as long.
     const primary = this.cte(
       'primary_events',
-      `SELECT ${EVENT_COLUMNS}${observedCount ? ', observed_n' : ''} FROM (
+      entryOnePerPerson && primaryLimit !== 'All'
+        ? `SELECT person_id, CAST(1 AS BIGINT) AS event_id, start_date, MIN(end_date) AS end_date, MIN(visit_occurrence_id) AS visit_occurrence_id,
+             MIN(op_start_date) AS op_start_date, MAX(op_end_date) AS op_end_date, COUNT(*) AS observed_n FROM ${inObservation} GROUP BY person_id, start_date`
+        : `SELECT ${EVENT_COLUMNS}${observedCount ? ', observed_n' : ''} FROM (
          SELECT person_id, start_date, end_date, visit_occurrence_id, op_start_date, op_end_date,
            ROW_NUMBER() OVER (PARTITION BY person_id${order}) AS event_id${observedCount}
          FROM ${inObservation}) pe${this.limitFilter(primaryLimit, 'event_id')}`,
     );
-    steps.push({
+    const observationStep: AttritionStepSql = {
       step: 'observation_window',
       label: `In observation, ${priorDays} days before and ${postDays} days after`,
       relation: inObservation,
       onePerPerson: false,
       ...(observedCount && { countedIn: { relation: primary, column: 'observed_n' } }),
-    });
+    };
+    steps.push(observationStep);
     steps.push({ step: 'primary_limit', label: limitLabel('Entry events', primaryLimit), relation: primary, onePerPerson: primaryLimit !== 'All', ...(primaryLimit !== 'All' && { limitOf: steps.length - 1 }) });
 
     // "Restrict initial events" and the qualified limit.
@@ -159,7 +177,10 @@ export class DefinitionCompiler {
     const qualifiedLimit = def.qualifiedLimit.type;
     // A limit that keeps every event (or each person's only one) passes its source on unchanged.
     const passesOn = (type: ResultLimit['type']) => type === 'All' || onePerPerson;
-    const qualified = this.cte('qualified_events', this.limited(qualifiedSource, qualifiedLimit, onePerPerson));
+    // Every primary event qualifying (no additional criteria, one per person), the observation
+    // step's count rides along to the rule flags, which the attrition joins anyway: one join less.
+    const carriesObserved = observedCount !== '' && qualifiedSource === primary;
+    const qualified = this.cte('qualified_events', carriesObserved ? `SELECT ${EVENT_COLUMNS}, observed_n FROM ${primary}` : this.limited(qualifiedSource, qualifiedLimit, onePerPerson));
     const lastStep = () => steps[steps.length - 1]!.sameAs ?? steps.length - 1;
     const qualifiedSameAs = passesOn(qualifiedLimit) ? lastStep() : undefined;
     const qualifiedLimitOf = qualifiedSameAs === undefined ? lastStep() : undefined;
@@ -190,7 +211,8 @@ export class DefinitionCompiler {
         joins.push(`LEFT JOIN ${pass} i${i} ON i${i}.person_id = q.person_id AND i${i}.event_id = q.event_id`);
         return `CASE WHEN i${i}.event_id IS NULL THEN 0 ELSE 1 END AS r${i}`;
       });
-      ruleFlags = this.cte('rule_flags', `SELECT ${prefixed('q', EVENT_COLUMNS)}, ${flags.join(', ')} FROM ${qualified} q ${joins.join(' ')}`);
+      ruleFlags = this.cte('rule_flags', `SELECT ${prefixed('q', EVENT_COLUMNS)}${carriesObserved ? ', q.observed_n' : ''}, ${flags.join(', ')} FROM ${qualified} q ${joins.join(' ')}`);
+      if (carriesObserved) observationStep.countedIn = { relation: ruleFlags, column: 'observed_n' };
       def.inclusionRules.forEach((rule, i) => {
         const passed = this.cte('after_rule', `SELECT ${EVENT_COLUMNS} FROM ${ruleFlags} WHERE ${def.inclusionRules.slice(0, i + 1).map((_r, k) => `r${k} = 1`).join(' AND ')}`);
         steps.push({ step: 'inclusion_rule', rule: i, label: rule.name, relation: passed, onePerPerson });
@@ -256,6 +278,8 @@ export class DefinitionCompiler {
       periods = this.cte('censored_periods', `SELECT person_id, start_date, end_date FROM (SELECT person_id, ${start} AS start_date, ${end} AS end_date FROM ${collapsed}) cw WHERE start_date <= end_date`);
       steps.push({ step: 'censor_window', label: `Within ${startDate ?? '…'} to ${endDate ?? '…'}`, relation: periods, onePerPerson });
     }
+    // `indexDetailNeeded` must see every place that reads more of an index event than its date.
+    if (firstDateOnly && this.indexDetailRead) throw new Error('the entry events were compiled as dates only, but a later part reads their end date or visit');
     return { ctes: this.ctes, periods, steps, ruleFlags, ruleNames: def.inclusionRules.map((r) => r.name) };
   }
 
@@ -344,7 +368,7 @@ export class DefinitionCompiler {
    * domain_concept_id. `first` is the person's first record of the concept set, taken before the
    * other attributes filter (as in Circe).
    */
-  criteria(criteria: Criteria, path: string, depth: number): string {
+  criteria(criteria: Criteria, path: string, depth: number, firstDateOnly = false): string {
     const domain = CRITERIA_DOMAINS[criteria.kind];
     for (const key of Object.keys(criteria) as (keyof Criteria)[]) {
       if (criteria[key] !== undefined && !domain.attributes.includes(key)) throw new DefinitionError(`${path}.${key}`, `a ${criteria.kind} criterion has no ${key}`);
@@ -360,10 +384,15 @@ export class DefinitionCompiler {
     const records = `SELECT t.*, t."${domain.id}" AS event_id, t."${domain.start}" AS start_date, ${domain.end} AS end_date,
         ${domain.hasVisit ? '' : 'CAST(NULL AS BIGINT) AS visit_occurrence_id, '}${domain.concept ? `t."${domain.concept}"` : 'CAST(NULL AS BIGINT)'} AS domain_concept_id
       FROM ${this.t(domain.table)} t${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`;
-    const inner = criteria.first ? this.firstRecords(records) : records;
+    const dateOnly = firstDateOnly && criteria.first === true;
+    const inner = dateOnly
+      ? `SELECT r.person_id, MIN(r.start_date) AS start_date FROM (${records}) r GROUP BY r.person_id`
+      : criteria.first
+        ? this.firstRecords(records)
+        : records;
     const filters: string[] = [];
     let joins = '';
-    if (criteria.first) filters.push('c.ordinal = 1');
+    if (criteria.first && !dateOnly) filters.push('c.ordinal = 1');
     if (criteria.occurrenceStartDate) filters.push(this.date('c.start_date', criteria.occurrenceStartDate, `${path}.occurrenceStartDate`));
     if (criteria.occurrenceEndDate) filters.push(this.date('c.end_date', criteria.occurrenceEndDate, `${path}.occurrenceEndDate`));
     if (criteria.age || criteria.gender?.length) {
@@ -397,7 +426,10 @@ export class DefinitionCompiler {
     if (criteria.occurrenceCount) {
       filters.push(this.numeric(criteria.kind === 'DrugEra' ? 'c."drug_exposure_count"' : 'c."condition_occurrence_count"', criteria.occurrenceCount, `${path}.occurrenceCount`));
     }
-    const events = `SELECT c.person_id, c.event_id, c.start_date, c.end_date, c.visit_occurrence_id, c.domain_concept_id FROM (${inner}) c${joins}${filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : ''}`;
+    const columns = dateOnly
+      ? 'c.person_id, CAST(NULL AS BIGINT) AS event_id, c.start_date, CAST(NULL AS DATE) AS end_date, CAST(NULL AS BIGINT) AS visit_occurrence_id, CAST(NULL AS BIGINT) AS domain_concept_id'
+      : 'c.person_id, c.event_id, c.start_date, c.end_date, c.visit_occurrence_id, c.domain_concept_id';
+    const events = `SELECT ${columns} FROM (${inner}) c${joins}${filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : ''}`;
     if (!criteria.correlatedCriteria || !groupHasMembers(criteria.correlatedCriteria)) return events;
 
     // Nested criteria: this criterion's own events (in an observation period) are the index of the inner group.
@@ -508,7 +540,10 @@ export class DefinitionCompiler {
     if (checkObservation) clauses.push('a.start_date >= p.op_start_date AND a.start_date <= p.op_end_date');
     clauses.push(...this.window(item.startWindow, 'start', checkObservation));
     if (item.endWindow) clauses.push(...this.window(item.endWindow, 'end', checkObservation));
-    if (item.restrictVisit) clauses.push('a.visit_occurrence_id = p.visit_occurrence_id');
+    if (item.restrictVisit) {
+      this.indexDetailRead = true;
+      clauses.push('a.visit_occurrence_id = p.visit_occurrence_id');
+    }
     const { isDistinct, countColumn } = item.occurrence;
     const column = { DOMAIN_CONCEPT: 'a.domain_concept_id', START_DATE: 'a.start_date', VISIT_ID: 'a.visit_occurrence_id' }[countColumn ?? 'DOMAIN_CONCEPT'];
     return { clauses, counted: isDistinct ? column : 'a.event_id' };
@@ -534,6 +569,7 @@ export class DefinitionCompiler {
    */
   private window(window: Window, kind: 'start' | 'end', checkObservation: boolean): string[] {
     const eventDate = kind === 'start' ? (window.useEventEnd ? 'a.end_date' : 'a.start_date') : window.useEventEnd === false ? 'a.start_date' : 'a.end_date';
+    if (window.useIndexEnd) this.indexDetailRead = true;
     const indexDate = window.useIndexEnd ? 'p.end_date' : 'p.start_date';
     const bound = (endpoint: Window['start']) => {
       if (endpoint.days === null || endpoint.days === undefined) return checkObservation ? (endpoint.coeff === -1 ? 'p.op_start_date' : 'p.op_end_date') : null;
@@ -560,7 +596,10 @@ export class DefinitionCompiler {
     if (d.race?.length) filters.push(this.concepts('dp."race_concept_id"', d.race));
     if (d.ethnicity?.length) filters.push(this.concepts('dp."ethnicity_concept_id"', d.ethnicity));
     if (d.occurrenceStartDate) filters.push(this.date('p.start_date', d.occurrenceStartDate, `${path}.occurrenceStartDate`));
-    if (d.occurrenceEndDate) filters.push(this.date('p.end_date', d.occurrenceEndDate, `${path}.occurrenceEndDate`));
+    if (d.occurrenceEndDate) {
+      this.indexDetailRead = true;
+      filters.push(this.date('p.end_date', d.occurrenceEndDate, `${path}.occurrenceEndDate`));
+    }
     return filters;
   }
 
@@ -568,6 +607,7 @@ export class DefinitionCompiler {
   private strategyEnds(strategy: CohortDefinitionExpression['endStrategy'], events: string, path: string): string {
     if (!strategy) return `SELECT person_id, event_id, op_end_date AS end_date FROM ${events}`;
     if (strategy.type === 'DateOffset') {
+      if (strategy.dateField === 'EndDate') this.indexDetailRead = true;
       const date = `${strategy.dateField === 'StartDate' ? 'start_date' : 'end_date'} + ${this.days(strategy.offset)}`;
       return `SELECT person_id, event_id, CASE WHEN ${date} > op_end_date THEN op_end_date ELSE ${date} END AS end_date FROM ${events}`;
     }
@@ -582,6 +622,31 @@ export class DefinitionCompiler {
     return `SELECT e.person_id, e.event_id, CASE WHEN x.end_date > e.op_end_date THEN e.op_end_date ELSE x.end_date END AS end_date
       FROM ${events} e JOIN ${eras} x ON x.person_id = e.person_id AND e.start_date >= x.start_date AND e.start_date <= x.end_date`;
   }
+}
+
+/** Attributes of a first-record criterion that test only the record's person and date. */
+const FIRST_DATE_ATTRIBUTES = new Set<keyof Criteria>(['kind', 'codesetId', 'sourceConcept', 'first', 'occurrenceStartDate', 'age', 'gender']);
+const FIRST_DATE_ATTRIBUTES_ONLY = (criteria: Criteria) =>
+  (Object.keys(criteria) as (keyof Criteria)[]).every((key) => criteria[key] === undefined || FIRST_DATE_ATTRIBUTES.has(key));
+
+/**
+ * Whether any part of the definition reads an index event's end date or visit (windows from the
+ * index end, same-visit criteria, a demographic end-date test, an exit offset from the end date),
+ * looking into nested criteria too. Without any, the entry events need only their persons and dates.
+ */
+function indexDetailNeeded(def: CohortDefinitionExpression): boolean {
+  const criteriaNeeds = (criteria: Criteria): boolean => criteria.correlatedCriteria !== undefined && groupNeeds(criteria.correlatedCriteria);
+  const groupNeeds = (group: CriteriaGroup): boolean =>
+    (group.criteriaList ?? []).some((c) => c.restrictVisit === true || c.startWindow.useIndexEnd === true || c.endWindow?.useIndexEnd === true || criteriaNeeds(c.criteria)) ||
+    (group.demographicCriteriaList ?? []).some((d) => d.occurrenceEndDate !== undefined) ||
+    (group.groups ?? []).some(groupNeeds);
+  return (
+    def.primaryCriteria.criteriaList.some(criteriaNeeds) ||
+    (def.additionalCriteria !== undefined && groupNeeds(def.additionalCriteria)) ||
+    def.inclusionRules.some((rule) => groupNeeds(rule.expression)) ||
+    def.censoringCriteria.some(criteriaNeeds) ||
+    (def.endStrategy?.type === 'DateOffset' && def.endStrategy.dateField === 'EndDate')
+  );
 }
 
 function groupHasMembers(group: CriteriaGroup): boolean {
