@@ -1,6 +1,7 @@
 import { LIMITS, type QueryGroup, type QueryRule } from '@hdp/contract';
 import { EXPLORER_FIELD_BY_NAME, EXPLORER_TABLE_BY_NAME, type FieldDefinition, type TableDefinition } from './explorer-fields';
 import { DefinitionCompiler, DefinitionError, type CompiledDefinition } from './cohort-definition/definition-compiler';
+import { NO_FACTS, type DatasetFacts } from './dataset-facts';
 import { RECORD_KEY_COLUMN } from './record-keys';
 import { SCHEMA_NAME } from './warehouse-engine';
 
@@ -44,7 +45,10 @@ class Compiler {
   readonly params: unknown[] = [];
   private rules = 0;
 
-  constructor(private readonly schema: string) {}
+  constructor(
+    private readonly schema: string,
+    private readonly facts: DatasetFacts = NO_FACTS,
+  ) {}
 
   private table(name: string): string {
     return `"${this.schema}"."${name}"`;
@@ -57,7 +61,7 @@ class Compiler {
   definition(tree: QueryGroup): { sql: string; compiled: CompiledDefinition } | null {
     if (tree.cohortDefinition === undefined || tree.cohortDefinition === null) return null;
     try {
-      const compiled = new DefinitionCompiler(this.schema, (value, sqlType) => this.bind(value, sqlType)).compile(tree.cohortDefinition);
+      const compiled = new DefinitionCompiler(this.schema, (value, sqlType) => this.bind(value, sqlType), this.facts).compile(tree.cohortDefinition);
       return { sql: `(p."person_id" IN (WITH ${compiled.ctes.join(', ')} SELECT person_id FROM ${compiled.periods}))`, compiled };
     } catch (error) {
       if (error instanceof DefinitionError) throw new QueryTreeError(error.path, error.reason);
@@ -427,10 +431,11 @@ export const ANSWER_COLUMNS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] as const;
 export function compileDefinitionAnswer(
   tree: QueryGroup,
   schema: string,
+  facts: DatasetFacts = NO_FACTS,
 ): { sql: string; params: unknown[]; steps: CompiledDefinition['steps']; ruleNames: string[]; sketchedSteps: number[] } | null {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`not a dataset schema: ${schema}`);
   if (tree === null || typeof tree !== 'object' || tree.cohortDefinition === undefined) return null;
-  const compiler = new Compiler(schema);
+  const compiler = new Compiler(schema, facts);
   const definition = compiler.definition(tree)!;
   const rules = tree.rules.length > 0 ? compiler.group(tree, 'query', null, 1) : null;
   const { ctes, steps, ruleNames } = definition.compiled;

@@ -1,6 +1,7 @@
 import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
 import { addAttritionCells, attritionFromRows, presentAttrition, type MeasuredAttrition } from './cohort-definition/attrition';
 import { ANSWER_COLUMNS, compileCohortAggregate, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
+import { datasetFacts } from './dataset-facts';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
 import { addCells, emptyCells, emptySketch, sketchKeys, type PersonSetSketch } from './person-set-sketch';
 import { cellsWithheldReason, settleRelease, WITHHELD_LABEL, type ReleaseContext, type SketchedCell } from './release-ledger';
@@ -96,7 +97,8 @@ export async function runCohortQuery(
   if (!state) throw new WarehouseEmptyError();
   // A query with a cohort definition answers its attrition too, released in the same table; the
   // attrition, the inclusion-rule masks and the persons' aggregate come from one statement.
-  const answer = compileDefinitionAnswer(tree, state.schema);
+  const facts = tree.cohortDefinition === undefined ? undefined : await datasetFacts(warehouse, state.schema, options.timeoutMs);
+  const answer = compileDefinitionAnswer(tree, state.schema, facts);
   if (answer) {
     const started = performance.now();
     const columns = await warehouse.queryColumns(answer.sql, answer.params, { timeoutMs: options.timeoutMs });

@@ -11,6 +11,7 @@ import {
   type ResultLimit,
   type Window,
 } from '@hdp/contract';
+import { NO_FACTS, type DatasetFacts } from '../dataset-facts';
 import { RECORD_KEY_COLUMN } from '../record-keys';
 import { eraSql } from '../era-builder';
 import { CRITERIA_DOMAINS } from './criteria-domains';
@@ -81,6 +82,7 @@ export class DefinitionCompiler {
   constructor(
     private readonly schema: string,
     private readonly bind: Bind,
+    private readonly facts: DatasetFacts = NO_FACTS,
   ) {}
 
   private t(name: string): string {
@@ -142,11 +144,14 @@ export class DefinitionCompiler {
     // differ only where their observation periods overlap (which the CDM does not allow; Circe then
     // keeps any one of them), and one grouping keeps the event with the observation the overlapping
     // periods give together, counting the rows for the observation step. DuckDB's window for the
-    // same took three times as long.
+    // same took three times as long. In a dataset known to have no overlapping periods, a person
+    // has one row at most: nothing to group.
     const primary = this.cte(
       'primary_events',
       entryOnePerPerson && primaryLimit !== 'All'
-        ? `SELECT person_id, CAST(1 AS BIGINT) AS event_id, start_date, MIN(end_date) AS end_date, MIN(visit_occurrence_id) AS visit_occurrence_id,
+        ? this.facts.observationPeriodsDisjoint
+          ? `SELECT person_id, CAST(1 AS BIGINT) AS event_id, start_date, end_date, visit_occurrence_id, op_start_date, op_end_date, CAST(1 AS BIGINT) AS observed_n FROM ${inObservation}`
+          : `SELECT person_id, CAST(1 AS BIGINT) AS event_id, start_date, MIN(end_date) AS end_date, MIN(visit_occurrence_id) AS visit_occurrence_id,
              MIN(op_start_date) AS op_start_date, MAX(op_end_date) AS op_end_date, COUNT(*) AS observed_n FROM ${inObservation} GROUP BY person_id, start_date`
         : `SELECT ${EVENT_COLUMNS}${observedCount ? ', observed_n' : ''} FROM (
          SELECT person_id, start_date, end_date, visit_occurrence_id, op_start_date, op_end_date,
