@@ -274,7 +274,6 @@ export function compileCohortPredicate(tree: QueryGroup, schema: string): Compil
   return { sql, params: compiler.params };
 }
 
-/** The SELECTs a definition's answers read, over the relations (CTEs) of its compiled definition. */
 /**
  * The person columns the step persons carry: the key, what the aggregate groups by and what the
  * explorer's person rules test (a query's simple rules run on these rows). Every column of `person`
@@ -288,7 +287,11 @@ function personColumns(table: TableDefinition): string[] {
   return table.fields.flatMap((f) => (f.source.kind === 'column' ? [f.source.column] : []));
 }
 
-function definitionSelects(definition: CompiledDefinition, schema: string): { keys: string; stepRows: string; stepSketches: string; sketchedSteps: number[]; masks: string | null; periods: string; cohortPersons: string } {
+/** The SELECTs a definition's answers read, over the relations (CTEs) of its compiled definition. */
+function definitionSelects(
+  definition: CompiledDefinition,
+  schema: string,
+): { keys: string; stepRows: string; stepSketches: string; sketchedSteps: number[]; masks: string | null; periods: string; cohortPersons: string; answerPersons: string } {
   const { steps, ruleFlags, ruleNames, periods } = definition;
   const person = `"${schema}"."person"`;
   const key = `"${RECORD_KEY_COLUMN}"`;
@@ -348,9 +351,10 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
   }
   const stepN = (i: number) => `step_n${i}`;
   const bit = new Map(counted.map(({ i }, position) => [i, 2 ** position]));
-  const membership = `SELECT ${STEP_PERSON_COLUMNS.map((c) => `pk."${c}"`).join(', ')}, ${counted.map(({ i }) => `CAST(${eventsIn.get(i)} AS BIGINT) AS ${stepN(i)}`).join(', ')}${masksInline ? ', sjr.rule_mask' : ''} FROM ${person} pk ${joins.join(' ')}`;
-  const withMask = `SELECT m.*, ${counted.map(({ i }) => `CASE WHEN m.${stepN(i)} > 0 THEN CAST(${bit.get(i)} AS BIGINT) ELSE CAST(0 AS BIGINT) END`).join(' + ')} AS step_mask FROM (${membership}) m`;
-  const keys = `step_persons AS MATERIALIZED (${withMask})`;
+  const membership = (ruleMask: string, moreJoins = '') =>
+    `SELECT ${STEP_PERSON_COLUMNS.map((c) => `pk."${c}"`).join(', ')}, ${counted.map(({ i }) => `CAST(${eventsIn.get(i)} AS BIGINT) AS ${stepN(i)}`).join(', ')}${ruleMask} FROM ${person} pk ${joins.join(' ')}${moreJoins}`;
+  const withMask = (members: string) => `SELECT m.*, ${counted.map(({ i }) => `CASE WHEN m.${stepN(i)} > 0 THEN CAST(${bit.get(i)} AS BIGINT) ELSE CAST(0 AS BIGINT) END`).join(' + ')} AS step_mask FROM (${members}) m`;
+  const keys = `step_persons AS MATERIALIZED (${withMask(membership(masksInline ? ', sjr.rule_mask' : ''))})`;
   const totals = `step_totals AS (SELECT ${counted
     .map(({ i }) => {
       const n = `pk.${stepN(i)}`;
@@ -371,13 +375,25 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
   if (masksInline) {
     // ATLAS's inclusion report counts each person once, by their best event: with one event per person, that event.
     masks = `SELECT pk.rule_mask AS mask, COUNT(*) AS persons, COALESCE(SUM(pk.${key}), 0) AS person_key_sum FROM step_persons pk WHERE pk.rule_mask IS NOT NULL GROUP BY pk.rule_mask`;
-  } else if (ruleFlags) {
+  }
+  let bestMasks: string | null = null;
+  if (!masksInline && ruleFlags) {
     // ATLAS's inclusion report counts each person once, by their best event: most rules passed, then
     // the lowest first rule passed, then the earliest.
     const firstRule = `CASE ${flags.map((f, i) => `WHEN ${f} = 1 THEN ${i}`).join(' ')} ELSE 0 END`;
     const best = `SELECT person_id, ${ruleMask} AS mask, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY ${flags.join(' + ')} DESC, ${firstRule}, start_date, event_id) AS best FROM ${ruleFlags}`;
     masks = `SELECT b.mask, COUNT(*) AS persons, COALESCE(SUM(pk.${key}), 0) AS person_key_sum FROM (${best}) b JOIN step_persons pk ON pk."person_id" = b.person_id WHERE b.best = 1 GROUP BY b.mask`;
+    bestMasks = `SELECT person_id, mask FROM (${best}) b WHERE b.best = 1`;
   }
+  // The same persons for a definition's one-statement answer (`compileDefinitionAnswer`), each with
+  // the inclusion-rule mask of their best event (NULL without a qualifying event, or without rules).
+  const answerPersons = withMask(
+    masksInline
+      ? membership(', sjr.rule_mask')
+      : bestMasks
+        ? membership(', bm.mask AS rule_mask', ` LEFT JOIN (${bestMasks}) bm ON bm.person_id = pk."person_id"`)
+        : membership(', CAST(NULL AS BIGINT) AS rule_mask'),
+  );
   // The cohort's persons: those with events in the last step (whose relation is the periods').
   const lastStep = steps[steps.length - 1]!;
   const last = lastStep.sameAs ?? steps.length - 1;
@@ -389,6 +405,7 @@ function definitionSelects(definition: CompiledDefinition, schema: string): { ke
     masks,
     periods: `SELECT person_id, start_date, end_date FROM ${periods}`,
     cohortPersons: `p.${stepN(last)} > 0`,
+    answerPersons,
   };
 }
 
@@ -414,19 +431,17 @@ export function compileDefinitionParts(tree: QueryGroup, schema: string): { attr
   };
 }
 
-/** The number columns of a definition's whole answer, one statement: `kind` (0 step, 1 mask, 2 aggregate, 3 step mask) and eight numbers; the aggregate's and the step masks' rows also have their `record_keys`. */
-export const ANSWER_COLUMNS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] as const;
-
 /**
- * A query with a cohort definition answered in ONE statement: the attrition's step rows (kind 0:
- * step, events, persons, person_key_sum, event_key_sum), the inclusion-rule masks (kind 1: mask,
- * persons, person_key_sum), the record keys of each set of steps' persons (kind 3: step_mask, whose
- * bit `b` is step `sketchedSteps[b]`; the API sketches each step from them) and the persons' aggregate (kind 2: the
- * columns of `aggregateStatement`, in order, its record keys in `record_keys`, NULL in the other
- * kinds' rows). Run as three statements, the definition was evaluated three times, and its
- * evaluation is most of a run's cost; in one, the engine plans the relations the three share once
- * (a CTE read more than once is computed once by PostgreSQL, and by DuckDB where it pays: forcing
- * MATERIALIZED on every relation made DuckDB slower). Null when the tree has no definition.
+ * A query with a cohort definition answered in ONE statement of ONE aggregate: the entry events'
+ * persons (every step's persons are among them) grouped by the set of steps they are in
+ * (`step_mask`, bit `b` for step `sketchedSteps[b]`), their inclusion-rule mask (`rule_mask`, NULL
+ * without one), whether the answer counts them (`in_cohort`: in the last step and meeting the tree's
+ * own rules) and the aggregate's demographic group (sex, age band, race, ethnicity), each group with
+ * its persons (`n`), key sum, record keys, and per counted step `i` its events (`e<i>`) and their key
+ * sum (`ek<i>`). The API adds these up into the attrition's rows, the inclusion report's masks, each
+ * step's sketch and the answer's demographic groups (`readDefinitionAnswer` in cohort-results.ts).
+ * One pass over the persons: three aggregates over materialised persons (steps, masks, sketches,
+ * the demographic groups) cost a tenth more. Null when the tree has no definition.
  */
 export function compileDefinitionAnswer(
   tree: QueryGroup,
@@ -440,18 +455,16 @@ export function compileDefinitionAnswer(
   const rules = tree.rules.length > 0 ? compiler.group(tree, 'query', null, 1) : null;
   const { ctes, steps, ruleNames } = definition.compiled;
   const selects = definitionSelects(definition.compiled, schema);
-  const number = (column: string | null) => (column === null ? 'CAST(NULL AS BIGINT)' : `CAST(${column} AS BIGINT)`);
-  const row = (kind: number, columns: (string | null)[], keys = 'CAST(NULL AS INTEGER[])') =>
-    `SELECT ${kind} AS kind, ${ANSWER_COLUMNS.map((name, i) => `${number(columns[i] ?? null)} AS ${name}`).join(', ')}, ${keys} AS record_keys`;
-  // The cohort's persons are among the entry events' (step_persons): no second scan of person.
-  const persons = `FROM step_persons p WHERE ${selects.cohortPersons}${rules ? ` AND ${rules}` : ''}`;
+  const key = `p."${RECORD_KEY_COLUMN}"`;
+  const persons =
+    `SELECT p.step_mask, p.rule_mask, CASE WHEN ${selects.cohortPersons}${rules ? ` AND ${rules}` : ''} THEN 1 ELSE 0 END AS in_cohort, ` +
+    `p."gender_concept_id" AS sex, ${AGE_BAND_SQL} AS age_band, p."race_concept_id" AS race, p."ethnicity_concept_id" AS ethnicity, ${key} AS k, ` +
+    `${selects.sketchedSteps.map((i) => `p.step_n${i}`).join(', ')} FROM answer_persons p`;
+  const perStep = selects.sketchedSteps.map((i) => `CAST(SUM(step_n${i}) AS BIGINT) AS e${i}, CAST(SUM(k * step_n${i}) AS BIGINT) AS ek${i}`).join(', ');
   const sql =
-    `WITH ${ctes.join(', ')}, ${selects.keys}, answer_steps AS (${selects.stepRows}), answer_step_sketches AS (${selects.stepSketches}), answer_aggregate AS (${aggregateStatement(persons, { sketches: true })})` +
-    `${selects.masks ? `, answer_masks AS (${selects.masks})` : ''} ` +
-    `${row(0, ['step', 'events', 'persons', 'person_key_sum', 'event_key_sum'])} FROM answer_steps` +
-    `${selects.masks ? ` UNION ALL ${row(1, ['mask', 'persons', 'person_key_sum'])} FROM answer_masks` : ''}` +
-    ` UNION ALL ${row(3, ['step_mask'], 'record_keys')} FROM answer_step_sketches` +
-    ` UNION ALL ${row(2, ['sex', 'age_band', 'race', 'ethnicity', 'n', 'key_sum'], 'record_keys')} FROM answer_aggregate`;
+    `WITH ${ctes.join(', ')}, answer_persons AS (${selects.answerPersons}) ` +
+    `SELECT step_mask, rule_mask, in_cohort, sex, age_band, race, ethnicity, CAST(COUNT(*) AS BIGINT) AS n, CAST(SUM(k) AS BIGINT) AS key_sum, ${perStep}, ${recordKeysList('k')} AS record_keys ` +
+    `FROM (${persons}) g GROUP BY step_mask, rule_mask, in_cohort, sex, age_band, race, ethnicity`;
   return { sql, params: compiler.params, steps, ruleNames, sketchedSteps: selects.sketchedSteps };
 }
 

@@ -1,6 +1,6 @@
 import type { QueryGroup, QueryResult, ResultCell } from '@hdp/contract';
 import { addAttritionCells, attritionFromRows, presentAttrition, type MeasuredAttrition } from './cohort-definition/attrition';
-import { ANSWER_COLUMNS, compileCohortAggregate, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
+import { compileCohortAggregate, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
 import { datasetFacts } from './dataset-facts';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
 import { addCells, emptyCells, emptySketch, sketchKeys, type PersonSetSketch } from './person-set-sketch';
@@ -109,44 +109,92 @@ export async function runCohortQuery(
   return aggregateResult(warehouse, state.schema, aggregate, { ...options, source: state.source });
 }
 
-/** A definition answer's parts, read from its one statement's columns (`compileDefinitionAnswer`). */
+/**
+ * A definition answer's parts, added up from its one statement's groups (`compileDefinitionAnswer`):
+ * each counted step's events, persons and key sums (the persons of the groups whose step mask holds
+ * the step), the persons by inclusion-rule mask, each step's sketch (the sum of the sketches of the
+ * step masks that hold it, each sketched once from its record keys) and the answer's demographic
+ * groups (the groups it counts, by sex, age band, race and ethnicity, their record keys together).
+ */
 export function readDefinitionAnswer(
   answer: NonNullable<ReturnType<typeof compileDefinitionAnswer>>,
   columns: WarehouseColumns,
 ): { attrition: MeasuredAttrition; stepSketches: Map<number, PersonSetSketch>; groups: AggregateGroup[] } {
-  const kinds = columns.numbers('kind');
-  const numbers = ANSWER_COLUMNS.map((column) => columns.numbers(column));
-  const kindRows = (kind: number) => [...kinds.keys()].filter((i) => kinds[i] === kind);
-  const of = (kind: number, names: readonly string[]) =>
-    kindRows(kind).map((i) => Object.fromEntries(names.map((name, c) => [name, Number.isNaN(numbers[c]![i]!) ? null : numbers[c]![i]!])));
-  const attrition = attritionFromRows(
-    answer,
-    of(0, ['step', 'events', 'persons', 'person_key_sum', 'event_key_sum']),
-    of(1, ['mask', 'persons', 'person_key_sum']),
-  );
-  // Each step's persons' sketch: the sum of the sketches of the sets of steps (kind 3 rows, by
-  // `step_mask`) that hold the step, each made from its persons' record keys.
+  const [stepMask, ruleMask, inCohort, sex, ageBand, race, ethnicity, n, keySum] = ['step_mask', 'rule_mask', 'in_cohort', 'sex', 'age_band', 'race', 'ethnicity', 'n', 'key_sum'].map((c) =>
+    columns.numbers(c),
+  ) as Float64Array[];
+  const counted = answer.sketchedSteps;
+  const events = counted.map((i) => columns.numbers(`e${i}`));
+  const eventKeys = counted.map((i) => columns.numbers(`ek${i}`));
   const lists = columns.integerLists('record_keys');
-  const masks = numbers[0]!;
-  const stepSketches = new Map<number, PersonSetSketch>();
+  const stepRows = counted.map((step) => ({ step, events: 0, persons: 0, person_key_sum: 0, event_key_sum: 0 }));
+  const maskRows = new Map<number, { mask: number; persons: number; person_key_sum: number }>();
+  const maskSketches = new Map<number, PersonSetSketch>();
+  const demographic = new Map<string, { group: AggregateGroup; keys: Int32Array[] }>();
   const cells = emptyCells();
-  for (const i of kindRows(3)) {
-    const keys = lists.values.subarray(lists.offsets[i]!, lists.offsets[i + 1]!);
-    if (keys.length === 0) continue;
-    sketchKeys(keys, cells);
-    answer.sketchedSteps.forEach((step, bit) => {
-      if (Math.floor(masks[i]! / 2 ** bit) % 2 === 0) return;
+  for (let r = 0; r < columns.rowCount; r++) {
+    const mask = stepMask![r]!;
+    const persons = n![r]!;
+    const personKeys = keySum![r]! % KEY_RANGE;
+    counted.forEach((_step, b) => {
+      const row = stepRows[b]!;
+      row.events += events[b]![r]!;
+      row.event_key_sum = addKeys(row.event_key_sum, eventKeys[b]![r]! % KEY_RANGE);
+      if (Math.floor(mask / 2 ** b) % 2 === 0) return;
+      row.persons += persons;
+      row.person_key_sum = addKeys(row.person_key_sum, personKeys);
+    });
+    if (!Number.isNaN(ruleMask![r]!)) {
+      const row = maskRows.get(ruleMask![r]!) ?? { mask: ruleMask![r]!, persons: 0, person_key_sum: 0 };
+      row.persons += persons;
+      row.person_key_sum = addKeys(row.person_key_sum, personKeys);
+      maskRows.set(row.mask, row);
+    }
+    const keys = lists.values.subarray(lists.offsets[r]!, lists.offsets[r + 1]!);
+    if (keys.length > 0) {
+      sketchKeys(keys, cells);
+      let target = maskSketches.get(mask);
+      if (!target) maskSketches.set(mask, (target = emptySketch()));
+      addCells(target, cells);
+    }
+    if (inCohort![r] !== 1) continue;
+    const group = { sex: categoryOf(sex![r]!), ageBand: categoryOf(ageBand![r]!), race: categoryOf(race![r]!), ethnicity: categoryOf(ethnicity![r]!) };
+    const name = `${group.sex}|${group.ageBand}|${group.race}|${group.ethnicity}`;
+    const found = demographic.get(name);
+    if (found) {
+      found.group.n += persons;
+      found.group.keySum = addKeys(found.group.keySum, personKeys);
+      found.keys.push(keys);
+    } else demographic.set(name, { group: { ...group, n: persons, keySum: personKeys, keys: null }, keys: [keys] });
+  }
+  const attrition = attritionFromRows(answer, stepRows, [...maskRows.values()]);
+  const stepSketches = new Map<number, PersonSetSketch>();
+  for (const [mask, sketch] of maskSketches) {
+    counted.forEach((step, b) => {
+      if (Math.floor(mask / 2 ** b) % 2 === 0) return;
       let target = stepSketches.get(step);
       if (!target) stepSketches.set(step, (target = emptySketch()));
-      addCells(target, cells);
+      addCells(target, sketch);
     });
   }
-  // A step with the same events as an earlier one was not sketched again: it has that step's sketch.
+  // A step with the same events as an earlier one was not counted again: it has that step's sketch.
   answer.steps.forEach((step, i) => {
     if (step.sameAs !== undefined && stepSketches.has(step.sameAs)) stepSketches.set(i, stepSketches.get(step.sameAs)!);
   });
-  const groups = aggregateGroups(columns, { sketches: true, names: AGGREGATE_IN_ANSWER, rows: kindRows(2), lists });
+  const groups = [...demographic.values()].map(({ group, keys }) => ({ ...group, keys: joinKeys(keys) }));
   return { attrition, stepSketches, groups };
+}
+
+/** One list of the keys of several. */
+function joinKeys(lists: Int32Array[]): Int32Array {
+  if (lists.length === 1) return lists[0]!;
+  const joined = new Int32Array(lists.reduce((sum, l) => sum + l.length, 0));
+  let at = 0;
+  for (const list of lists) {
+    joined.set(list, at);
+    at += list.length;
+  }
+  return joined;
 }
 
 /** One demographic group of an aggregate (a row of `aggregateStatement`), with its record keys when sketched. */
@@ -154,19 +202,13 @@ export interface AggregateGroup extends AggregateRow {
   keys: Int32Array | null;
 }
 
-/** Where a statement has the aggregate's columns: `aggregateStatement`'s own names, or a definition answer's (kind 2 rows). */
-const AGGREGATE_COLUMNS = { sex: 'sex', ageBand: 'age_band', race: 'race', ethnicity: 'ethnicity', n: 'n', keySum: 'key_sum' } as const;
-const AGGREGATE_IN_ANSWER: Record<keyof typeof AGGREGATE_COLUMNS, string> = { sex: 'a', ageBand: 'b', race: 'c', ethnicity: 'd', n: 'e', keySum: 'f' };
 const categoryOf = (value: number) => (Number.isNaN(value) ? UNKNOWN : String(value));
 
-/** The demographic groups of an aggregate statement's answer (of the rows `rows`, all by default). */
-export function aggregateGroups(
-  columns: WarehouseColumns,
-  { sketches, names = AGGREGATE_COLUMNS, rows, lists }: { sketches: boolean; names?: Record<keyof typeof AGGREGATE_COLUMNS, string>; rows?: number[]; lists?: IntegerLists },
-): AggregateGroup[] {
-  const [sex, ageBand, race, ethnicity, n, keySum] = (['sex', 'ageBand', 'race', 'ethnicity', 'n', 'keySum'] as const).map((name) => columns.numbers(names[name]));
-  const keys: IntegerLists | null = sketches ? (lists ?? columns.integerLists('record_keys')) : null;
-  return (rows ?? [...Array(columns.rowCount).keys()]).map((i) => ({
+/** The demographic groups of an aggregate statement's answer (`aggregateStatement`'s columns). */
+export function aggregateGroups(columns: WarehouseColumns, { sketches }: { sketches: boolean }): AggregateGroup[] {
+  const [sex, ageBand, race, ethnicity, n, keySum] = ['sex', 'age_band', 'race', 'ethnicity', 'n', 'key_sum'].map((name) => columns.numbers(name));
+  const keys: IntegerLists | null = sketches ? columns.integerLists('record_keys') : null;
+  return [...Array(columns.rowCount).keys()].map((i) => ({
     sex: categoryOf(sex![i]!),
     ageBand: categoryOf(ageBand![i]!),
     race: categoryOf(race![i]!),

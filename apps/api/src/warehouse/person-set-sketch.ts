@@ -81,8 +81,8 @@ export function sketchKeys(keys: ArrayLike<number>, { counts, keySums, checkSums
   }
 }
 
-/** Adds the cells of a set of persons to the sketch of a set that holds them (a sketch is a sum). */
-export function addCells(target: PersonSetSketch, { counts, keySums, checkSums }: SketchCells): void {
+/** Adds the cells (or the sketch) of a set of persons to the sketch of a set that holds them (a sketch is a sum). */
+export function addCells(target: PersonSetSketch, { counts, keySums, checkSums }: SketchCells | PersonSetSketch): void {
   for (let cell = 0; cell < SKETCH_CELLS; cell++) {
     if (counts[cell] === 0) continue;
     target.counts[cell]! += counts[cell]!;
