@@ -9,10 +9,16 @@ import type { WarehouseEngine } from './warehouse-engine';
 export interface DatasetFacts {
   /** No person's observation periods overlap or touch (the CDM's rule): an event is in at most one. */
   observationPeriodsDisjoint: boolean;
+  /**
+   * The engine computes a relation of at most one event per person again where it is read twice
+   * faster than it keeps it: DuckDB does (a kept relation is written out and scanned; measured 14 %
+   * of a definition's statement), PostgreSQL does not (14 % slower inlined).
+   */
+  inlineOneEventPerPerson: boolean;
 }
 
 /** Nothing known: the compiler assumes nothing of the data. */
-export const NO_FACTS: DatasetFacts = { observationPeriodsDisjoint: false };
+export const NO_FACTS: DatasetFacts = { observationPeriodsDisjoint: false, inlineOneEventPerPerson: false };
 
 const cache = new WeakMap<WarehouseEngine, { schema: string; facts: Promise<DatasetFacts> }>();
 
@@ -40,5 +46,5 @@ async function findFacts(warehouse: WarehouseEngine, schema: string, timeoutMs: 
     [],
     { timeoutMs },
   );
-  return { observationPeriodsDisjoint: Number(row?.overlapping ?? 1) === 0 };
+  return { observationPeriodsDisjoint: Number(row?.overlapping ?? 1) === 0, inlineOneEventPerPerson: warehouse.kind === 'duckdb' };
 }

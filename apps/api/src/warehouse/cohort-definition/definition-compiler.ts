@@ -89,11 +89,12 @@ export class DefinitionCompiler {
     return `"${this.schema}"."${name}"`;
   }
 
-  private cte(prefix: string, sql: string): string {
+  private cte(prefix: string, sql: string, inline = false): string {
     const name = `${prefix}_${++this.names}`;
     // A group's passing events are computed once: PostgreSQL would otherwise inline the group into
     // a nested loop over every index event (it cannot estimate a CTE's rows), taking seconds.
-    this.ctes.push(`${name} AS ${prefix === 'group_pass' || prefix === 'criteria_events' || prefix === 'criteria_matches' ? 'MATERIALIZED ' : ''}(${sql})`);
+    const kept = prefix === 'group_pass' || prefix === 'criteria_events' || prefix === 'criteria_matches';
+    this.ctes.push(`${name} AS ${kept ? 'MATERIALIZED ' : inline ? 'NOT MATERIALIZED ' : ''}(${sql})`);
     return name;
   }
 
@@ -146,6 +147,9 @@ export class DefinitionCompiler {
     // periods give together, counting the rows for the observation step. DuckDB's window for the
     // same took three times as long. In a dataset known to have no overlapping periods, a person
     // has one row at most: nothing to group.
+    // One event per person from here on: an engine that computes such a relation faster than it
+    // keeps it reads the primary and qualifying events inline (see DatasetFacts).
+    const inlineChain = entryOnePerPerson && primaryLimit !== 'All' && this.facts.inlineOneEventPerPerson;
     const primary = this.cte(
       'primary_events',
       entryOnePerPerson && primaryLimit !== 'All'
@@ -157,6 +161,7 @@ export class DefinitionCompiler {
          SELECT person_id, start_date, end_date, visit_occurrence_id, op_start_date, op_end_date,
            ROW_NUMBER() OVER (PARTITION BY person_id${order}) AS event_id${observedCount}
          FROM ${inObservation}) pe${this.limitFilter(primaryLimit, 'event_id')}`,
+      inlineChain,
     );
     const observationStep: AttritionStepSql = {
       step: 'observation_window',
@@ -185,7 +190,11 @@ export class DefinitionCompiler {
     // Every primary event qualifying (no additional criteria, one per person), the observation
     // step's count rides along to the rule flags, which the attrition joins anyway: one join less.
     const carriesObserved = observedCount !== '' && qualifiedSource === primary;
-    const qualified = this.cte('qualified_events', carriesObserved ? `SELECT ${EVENT_COLUMNS}, observed_n FROM ${primary}` : this.limited(qualifiedSource, qualifiedLimit, onePerPerson));
+    const qualified = this.cte(
+      'qualified_events',
+      carriesObserved ? `SELECT ${EVENT_COLUMNS}, observed_n FROM ${primary}` : this.limited(qualifiedSource, qualifiedLimit, onePerPerson),
+      inlineChain,
+    );
     const lastStep = () => steps[steps.length - 1]!.sameAs ?? steps.length - 1;
     const qualifiedSameAs = passesOn(qualifiedLimit) ? lastStep() : undefined;
     const qualifiedLimitOf = qualifiedSameAs === undefined ? lastStep() : undefined;
