@@ -97,7 +97,7 @@ export async function runCohortQuery(
   if (!state) throw new WarehouseEmptyError();
   // A query with a cohort definition answers its attrition too, released in the same table; the
   // attrition, the inclusion-rule masks and the persons' aggregate come from one statement.
-  const facts = tree.cohortDefinition === undefined ? undefined : await datasetFacts(warehouse, state.schema, options.timeoutMs);
+  const facts = tree.cohortDefinition === undefined ? undefined : datasetFacts(warehouse, state.schema, options.timeoutMs);
   const answer = compileDefinitionAnswer(tree, state.schema, facts);
   if (answer) {
     const started = performance.now();
