@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CohortDefinitionExpression, type AtlasImportResult, type CohortDefinitionInput, type CorrelatedCriteria, type Criteria, type QueryExecution } from '@hdp/contract';
 import { exportCirce } from '../src/queries/atlas/circe-export';
 import { importCirce } from '../src/queries/atlas/circe-import';
-import { measureAttrition } from '../src/warehouse/cohort-definition/attrition';
+import { measureAttrition } from '../src/warehouse/cohort-results';
 import { loadWarehouse } from '../src/warehouse/warehouse-loader';
 import { OHDSI_DEFINITIONS } from './support/ohdsi-definitions';
 import { createPostgresDatabase } from './support/test-database';

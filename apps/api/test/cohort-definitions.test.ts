@@ -4,9 +4,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CohortDefinitionInput, CorrelatedCriteria, Criteria, QueryGroup } from '@hdp/contract';
-import { measureAttrition } from '../src/warehouse/cohort-definition/attrition';
-import { compileCohortCount, compileDefinitionParts, QueryTreeError } from '../src/warehouse/cohort-compiler';
-import { runCohortQuery } from '../src/warehouse/cohort-results';
+import { compileCohortCount, compileDefinitionPeriods, QueryTreeError } from '../src/warehouse/cohort-compiler';
+import { measureAttrition, runCohortQuery } from '../src/warehouse/cohort-results';
 import { datasetFacts, knownDatasetFacts, type DatasetFacts } from '../src/warehouse/dataset-facts';
 import { DuckDbWarehouse } from '../src/warehouse/duckdb-warehouse';
 import { omopDirectoryDataset } from '../src/warehouse/omop-importer';
@@ -40,10 +39,10 @@ function bothEngines(source: string, build: () => Parameters<WarehouseEngine['lo
 
 /** The cohort's periods as `person start end` lines, in order. */
 async function periodsOf(warehouse: WarehouseEngine, definition: CohortDefinitionInput): Promise<string[]> {
-  const parts = compileDefinitionParts(definitionQuery(definition), warehouse.state!.schema)!;
+  const periods = compileDefinitionPeriods(definitionQuery(definition), warehouse.state!.schema)!;
   const rows = await warehouse.query(
-    `SELECT person_id, CAST(start_date AS VARCHAR) AS s, CAST(end_date AS VARCHAR) AS e FROM (${parts.periods.sql}) x ORDER BY person_id, start_date`,
-    parts.periods.params,
+    `SELECT person_id, CAST(start_date AS VARCHAR) AS s, CAST(end_date AS VARCHAR) AS e FROM (${periods.sql}) x ORDER BY person_id, start_date`,
+    periods.params,
   );
   return rows.map((r) => `${Number(r.person_id)} ${String(r.s)} ${String(r.e)}`);
 }

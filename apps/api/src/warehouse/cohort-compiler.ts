@@ -291,10 +291,9 @@ function personColumns(table: TableDefinition): string[] {
 function definitionSelects(
   definition: CompiledDefinition,
   schema: string,
-): { keys: string; stepRows: string; stepSketches: string; sketchedSteps: number[]; masks: string | null; periods: string; cohortPersons: string; answerPersons: string } {
-  const { steps, ruleFlags, ruleNames, periods } = definition;
+): { sketchedSteps: number[]; cohortPersons: string; answerPersons: string } {
+  const { steps, ruleFlags, ruleNames } = definition;
   const person = `"${schema}"."person"`;
-  const key = `"${RECORD_KEY_COLUMN}"`;
   // Per step: events, persons, and the key sums of those persons (each person's key once, and once
   // per event), and the sketch of its persons. A step with the same events as an earlier one is not
   // counted again (attritionFromRows copies its counts, the reader its sketch).
@@ -306,8 +305,8 @@ function definitionSelects(
   // Every step in one pass: the person rows of the entry events' persons (every later step's persons
   // are among them, and so are the persons the aggregate counts), read from person once, each with
   // its number of events in each step (`step_n<i>`, 0 when not in it) and a bit per step it holds
-  // events in (`step_mask`). The steps' counts, key sums and sketches are then one aggregate each
-  // over these rows, where a semi-join and two aggregates per step cost most of a run.
+  // events in (`step_mask`). The answer's one aggregate groups these rows (`compileDefinitionAnswer`),
+  // where a semi-join and two aggregates per step cost most of a run.
   const joins: string[] = [];
   const eventsIn = new Map<number, string>();
   // Columns of the rule flags' persons (joined below as `sjr`) that count an earlier step too.
@@ -354,81 +353,30 @@ function definitionSelects(
   const membership = (ruleMask: string, moreJoins = '') =>
     `SELECT ${STEP_PERSON_COLUMNS.map((c) => `pk."${c}"`).join(', ')}, ${counted.map(({ i }) => `CAST(${eventsIn.get(i)} AS BIGINT) AS ${stepN(i)}`).join(', ')}${ruleMask} FROM ${person} pk ${joins.join(' ')}${moreJoins}`;
   const withMask = (members: string) => `SELECT m.*, ${counted.map(({ i }) => `CASE WHEN m.${stepN(i)} > 0 THEN CAST(${bit.get(i)} AS BIGINT) ELSE CAST(0 AS BIGINT) END`).join(' + ')} AS step_mask FROM (${members}) m`;
-  const keys = `step_persons AS MATERIALIZED (${withMask(membership(masksInline ? ', sjr.rule_mask' : ''))})`;
-  const totals = `step_totals AS (SELECT ${counted
-    .map(({ i }) => {
-      const n = `pk.${stepN(i)}`;
-      return `SUM(${n}) AS e${i}, SUM(CASE WHEN ${n} > 0 THEN 1 ELSE 0 END) AS p${i}, SUM(CASE WHEN ${n} > 0 THEN pk.${key} ELSE 0 END) AS pk${i}, SUM(pk.${key} * ${n}) AS ek${i}`;
-    })
-    .join(', ')} FROM step_persons pk)`;
-  const rows = counted.map(
-    ({ i }) => `SELECT ${i} AS step, COALESCE(st.e${i}, 0) AS events, COALESCE(st.p${i}, 0) AS persons, COALESCE(st.pk${i}, 0) AS person_key_sum, COALESCE(st.ek${i}, 0) AS event_key_sum FROM step_totals st`,
-  );
-  // Per step: the set-difference sketch of its persons (person-set-sketch.ts). A step's persons are a
-  // released count, and the release ledger compares them with every kept set, as an answer's. The
-  // statement gives the record keys of the persons of each set of steps (`step_mask`: each person
-  // once), and the API makes each step's sketch from them, as the sum of the sketches of the masks
-  // that hold the step's bit (`readDefinitionAnswer` in cohort-results.ts). Computing the cells here
-  // (three grouping sets by mask and cell, joined to the steps) cost more than the attrition itself.
-  const stepSketches = `SELECT pk.step_mask, ${recordKeysList(`pk.${key}`)} AS record_keys FROM step_persons pk WHERE pk.step_mask <> 0 GROUP BY pk.step_mask`;
-  let masks: string | null = null;
-  if (masksInline) {
-    // ATLAS's inclusion report counts each person once, by their best event: with one event per person, that event.
-    masks = `SELECT pk.rule_mask AS mask, COUNT(*) AS persons, COALESCE(SUM(pk.${key}), 0) AS person_key_sum FROM step_persons pk WHERE pk.rule_mask IS NOT NULL GROUP BY pk.rule_mask`;
-  }
-  let bestMasks: string | null = null;
-  if (!masksInline && ruleFlags) {
-    // ATLAS's inclusion report counts each person once, by their best event: most rules passed, then
-    // the lowest first rule passed, then the earliest.
+  // Each person with the inclusion-rule mask of their best event (NULL without a qualifying event,
+  // or without rules): ATLAS's inclusion report counts each person once, by that event. With one
+  // qualifying event per person, that event's mask rides with the rule steps' counts; otherwise the
+  // best is most rules passed, then the lowest first rule passed, then the earliest.
+  let answerPersons: string;
+  if (masksInline) answerPersons = withMask(membership(', sjr.rule_mask'));
+  else if (ruleFlags) {
     const firstRule = `CASE ${flags.map((f, i) => `WHEN ${f} = 1 THEN ${i}`).join(' ')} ELSE 0 END`;
     const best = `SELECT person_id, ${ruleMask} AS mask, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY ${flags.join(' + ')} DESC, ${firstRule}, start_date, event_id) AS best FROM ${ruleFlags}`;
-    masks = `SELECT b.mask, COUNT(*) AS persons, COALESCE(SUM(pk.${key}), 0) AS person_key_sum FROM (${best}) b JOIN step_persons pk ON pk."person_id" = b.person_id WHERE b.best = 1 GROUP BY b.mask`;
-    bestMasks = `SELECT person_id, mask FROM (${best}) b WHERE b.best = 1`;
-  }
-  // The same persons for a definition's one-statement answer (`compileDefinitionAnswer`), each with
-  // the inclusion-rule mask of their best event (NULL without a qualifying event, or without rules).
-  const answerPersons = withMask(
-    masksInline
-      ? membership(', sjr.rule_mask')
-      : bestMasks
-        ? membership(', bm.mask AS rule_mask', ` LEFT JOIN (${bestMasks}) bm ON bm.person_id = pk."person_id"`)
-        : membership(', CAST(NULL AS BIGINT) AS rule_mask'),
-  );
+    answerPersons = withMask(membership(', bm.mask AS rule_mask', ` LEFT JOIN (SELECT person_id, mask FROM (${best}) b WHERE b.best = 1) bm ON bm.person_id = pk."person_id"`));
+  } else answerPersons = withMask(membership(', CAST(NULL AS BIGINT) AS rule_mask'));
   // The cohort's persons: those with events in the last step (whose relation is the periods').
   const lastStep = steps[steps.length - 1]!;
   const last = lastStep.sameAs ?? steps.length - 1;
-  return {
-    keys: `${keys}, ${totals}`,
-    stepRows: rows.join(' UNION ALL '),
-    stepSketches,
-    sketchedSteps: counted.map(({ i }) => i),
-    masks,
-    periods: `SELECT person_id, start_date, end_date FROM ${periods}`,
-    cohortPersons: `p.${stepN(last)} > 0`,
-    answerPersons,
-  };
+  return { sketchedSteps: counted.map(({ i }) => i), cohortPersons: `p.${stepN(last)} > 0`, answerPersons };
 }
 
-/**
- * The statements of a query with a cohort definition: the attrition (persons, events and key sums
- * after each step), the inclusion-rule masks of each person's best event, and the cohort's periods.
- * Null when the tree has no definition.
- */
-export function compileDefinitionParts(tree: QueryGroup, schema: string): { attrition: CompiledPredicate; masks: CompiledPredicate | null; periods: CompiledPredicate; steps: CompiledDefinition['steps']; ruleNames: string[] } | null {
+/** The cohort periods (person_id, start_date, end_date) of a query with a cohort definition; null when it has none. */
+export function compileDefinitionPeriods(tree: QueryGroup, schema: string): CompiledPredicate | null {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`not a dataset schema: ${schema}`);
   if (tree === null || typeof tree !== 'object' || tree.cohortDefinition === undefined) return null;
   const compiler = new Compiler(schema);
-  const definition = compiler.definition(tree)!;
-  const { ctes, steps, ruleNames } = definition.compiled;
-  const selects = definitionSelects(definition.compiled, schema);
-  const withCtes = `WITH ${ctes.join(', ')}`;
-  return {
-    attrition: { sql: `${withCtes}, ${selects.keys} ${selects.stepRows}`, params: compiler.params },
-    masks: selects.masks ? { sql: `${withCtes}, ${selects.keys} ${selects.masks}`, params: compiler.params } : null,
-    periods: { sql: `${withCtes} ${selects.periods}`, params: compiler.params },
-    steps,
-    ruleNames,
-  };
+  const { ctes, periods } = compiler.definition(tree)!.compiled;
+  return { sql: `WITH ${ctes.join(', ')} SELECT person_id, start_date, end_date FROM ${periods}`, params: compiler.params };
 }
 
 /**

@@ -109,6 +109,13 @@ export async function runCohortQuery(
   return aggregateResult(warehouse, state.schema, aggregate, { ...options, source: state.source });
 }
 
+/** The true attrition of a query with a cohort definition (never released as it is: tests compare it with OHDSI's); null without one. */
+export async function measureAttrition(warehouse: WarehouseEngine, schema: string, tree: QueryGroup, timeoutMs: number): Promise<MeasuredAttrition | null> {
+  const answer = compileDefinitionAnswer(tree, schema);
+  if (!answer) return null;
+  return readDefinitionAnswer(answer, await warehouse.queryColumns(answer.sql, answer.params, { timeoutMs })).attrition;
+}
+
 /**
  * A definition answer's parts, added up from its one statement's groups (`compileDefinitionAnswer`):
  * each counted step's events, persons and key sums (the persons of the groups whose step mask holds

@@ -1,5 +1,5 @@
 import type { QueryGroup } from '@hdp/contract';
-import { aggregateStatement, compileCohortPredicate, compileDefinitionParts, type CompiledPredicate } from './cohort-compiler';
+import { aggregateStatement, compileCohortPredicate, compileDefinitionPeriods, type CompiledPredicate } from './cohort-compiler';
 import type { WarehouseEngine, WarehouseState } from './warehouse-engine';
 
 /**
@@ -57,14 +57,14 @@ export async function takeSnapshot(
     { timeoutMs, ...WRITE },
   );
   // With a cohort definition, each person's periods too (of the persons kept: the tree's own rules may narrow them).
-  const parts = compileDefinitionParts(tree, state.schema);
-  if (parts) {
-    const periodVersion = `CAST($${parts.periods.params.length + 1} AS VARCHAR)`;
+  const periods = compileDefinitionPeriods(tree, state.schema);
+  if (periods) {
+    const periodVersion = `CAST($${periods.params.length + 1} AS VARCHAR)`;
     await warehouse.query(
       `INSERT INTO ${PERIOD_TABLE} (cohort_version_id, person_id, start_date, end_date)
-       SELECT ${periodVersion}, x.person_id, x.start_date, x.end_date FROM (${parts.periods.sql}) x
+       SELECT ${periodVersion}, x.person_id, x.start_date, x.end_date FROM (${periods.sql}) x
        WHERE x.person_id IN (SELECT s.person_id FROM ${SNAPSHOT_TABLE} s WHERE s.cohort_version_id = ${periodVersion})`,
-      [...parts.periods.params, versionId],
+      [...periods.params, versionId],
       { timeoutMs, ...WRITE },
     );
   }

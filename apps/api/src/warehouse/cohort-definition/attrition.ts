@@ -1,8 +1,6 @@
-import type { Attrition, AttritionCell, AttritionStep, QueryGroup } from '@hdp/contract';
-import { compileDefinitionParts } from '../cohort-compiler';
+import type { Attrition, AttritionCell, AttritionStep } from '@hdp/contract';
 import { addKeys, KEY_RANGE } from '../perturbation';
 import { SUPPRESSED_LABEL } from '../suppression';
-import type { WarehouseEngine } from '../warehouse-engine';
 
 /** The true counts of a definition's attrition, as measured; never released as they are. */
 export interface MeasuredAttrition {
@@ -14,18 +12,7 @@ export interface MeasuredAttrition {
 
 const keyOf = (value: unknown) => Number(value ?? 0) % KEY_RANGE;
 
-/** Runs the attrition statements of a query with a cohort definition; null when it has none. */
-export async function measureAttrition(warehouse: WarehouseEngine, schema: string, tree: QueryGroup, timeoutMs: number): Promise<MeasuredAttrition | null> {
-  const parts = compileDefinitionParts(tree, schema);
-  if (!parts) return null;
-  const [stepRows, maskRows] = await Promise.all([
-    warehouse.query(parts.attrition.sql, parts.attrition.params, { timeoutMs }),
-    parts.masks ? warehouse.query(parts.masks.sql, parts.masks.params, { timeoutMs }) : Promise.resolve([]),
-  ]);
-  return attritionFromRows(parts, stepRows, maskRows);
-}
-
-/** The measured attrition from its statements' rows: step rows (step, events, persons, key sums) and mask rows (mask, persons, key sum). */
+/** The measured attrition from its rows, as `readDefinitionAnswer` adds them up: step rows (step, events, persons, key sums) and mask rows (mask, persons, key sum). */
 export function attritionFromRows(
   parts: { steps: { step: AttritionStep['step']; rule?: number; label: string; sameAs?: number }[]; ruleNames: string[] },
   stepRows: Record<string, unknown>[],
