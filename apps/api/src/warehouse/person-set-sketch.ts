@@ -44,6 +44,14 @@ export interface PersonSetSketch {
 const zeros = () => new Array<number>(SKETCH_CELLS).fill(0);
 export const emptySketch = (): PersonSetSketch => ({ counts: zeros(), keySums: zeros(), checkSums: zeros() });
 
+/** Adds `count` persons whose keys (and checks) add up to `keySum` (`checkSum`) in cell `cell` of `part`. */
+export function addToSketch(sketch: PersonSetSketch, part: number, cell: number, count: number, keySum: number, checkSum: number): void {
+  const i = part * CELLS_PER_PART + cell;
+  sketch.counts[i]! += count;
+  sketch.keySums[i]! += keySum;
+  sketch.checkSums[i]! += checkSum;
+}
+
 /** A sketch's cells being filled (`sketchKeys`) before they are added to the sketches of the sets that hold them (`addCells`). */
 export interface SketchCells {
   counts: Float64Array;
