@@ -21,6 +21,12 @@ const nextConfig: NextConfig = {
   skipTrailingSlashRedirect: true,
   outputFileTracingRoot: repoRoot,
   turbopack: { root: repoRoot },
+  // Types are checked by `npm run typecheck` (part of `npm test`, with `next typegen` first); a build
+  // that only runs the app (`npm start`, the browser suite) need not check them again (~40 s on 2 cores).
+  typescript: { ignoreBuildErrors: true },
+  // Turbopack's build cache is written after every build (~20 s, 230 MB) for the next one to reuse: a
+  // fresh checkout (CI, a first `npm start`) never reuses it, and builds here take about a minute without it.
+  experimental: { turbopackFileSystemCacheForBuild: false },
   // The Content-Security-Policy needs a nonce per answer: src/proxy.ts sets it.
   async headers() {
     return [{ source: '/:path*', headers: [...STATIC_SECURITY_HEADERS] }];

@@ -6,7 +6,7 @@ import { aggregateGroups, cellSketchName, splitAggregateRows } from '../src/ware
 import { DuckDbWarehouse } from '../src/warehouse/duckdb-warehouse';
 import { keptCounts, nearCombination, type KeptSketch } from '../src/warehouse/ledger-combinations';
 import { KEY_RANGE } from '../src/warehouse/perturbation';
-import { sketchDifference, sketchOfKeys } from '../src/warehouse/person-set-sketch';
+import { CHECK_MODULUS, checkOf, sketchDifference, sketchOfKeys } from '../src/warehouse/person-set-sketch';
 import { PostgresWarehouse } from '../src/warehouse/postgres-warehouse';
 import { RECORD_KEY_COLUMN } from '../src/warehouse/record-keys';
 import { syntheticDataset } from '../src/warehouse/synthetic-generator';
@@ -34,6 +34,12 @@ describe('the sketch', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("gives every key the check of its quadratic, read from the residues' table (every 24-bit key)", () => {
+    const wrong: number[] = [];
+    for (let key = 0; key < KEY_RANGE; key++) if (checkOf(key) !== (key * key + key) % CHECK_MODULUS) wrong.push(key);
+    expect(wrong).toEqual([]);
   });
 
   it('peels almost every difference below 20, and says "at least" at the limit', () => {

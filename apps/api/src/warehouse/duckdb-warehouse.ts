@@ -195,7 +195,8 @@ const itemsOf = (vector: DuckDBVector): Int32Array | Float64Array | Int16Array |
 function columnsOfResult(result: DuckDBMaterializedResult): WarehouseColumns {
   const names = result.columnNames();
   const chunks = Array.from({ length: result.chunkCount }, (_c, i) => result.getChunk(i));
-  const rowCount = chunks.reduce((sum, chunk) => sum + chunk.rowCount, 0);
+  const chunkRows = chunks.map((chunk) => chunk.rowCount);
+  const rowCount = chunkRows.reduce((sum, rows) => sum + rows, 0);
   const indexOf = (column: string) => {
     const index = names.indexOf(column);
     if (index < 0) throw new Error(`the statement has no column ${column}`);
@@ -207,9 +208,10 @@ function columnsOfResult(result: DuckDBMaterializedResult): WarehouseColumns {
       const index = indexOf(column);
       const values = new Float64Array(rowCount);
       let at = 0;
-      for (const chunk of chunks) {
+      for (const [c, chunk] of chunks.entries()) {
         const vector = chunk.getColumnVector(index);
-        for (let row = 0; row < chunk.rowCount; row++) {
+        // A chunk's row count is a call into the bindings: read once, not once a row.
+        for (let row = 0, rows = chunkRows[c]!; row < rows; row++) {
           const value = vector.getItem(row);
           values[at++] = value === null ? NaN : Number(value);
         }
@@ -221,16 +223,16 @@ function columnsOfResult(result: DuckDBMaterializedResult): WarehouseColumns {
       const offsets = new Uint32Array(rowCount + 1);
       const parts: { vector: DuckDBListVector; rows: number }[] = [];
       let at = 0;
-      for (const chunk of chunks) {
+      for (const [c, chunk] of chunks.entries()) {
         const vector = chunk.getColumnVector(index);
         if (!(vector instanceof DuckDBListVector)) throw new Error(`column ${column} is not a list`);
         // A NULL list (a row of another kind in a union) is empty. The validity mask is read directly where the package keeps it.
         const validity = (vector as unknown as { validity?: { itemValid(row: number): boolean } }).validity;
-        for (let row = 0; row < chunk.rowCount; row++, at++) {
+        for (let row = 0, rows = chunkRows[c]!; row < rows; row++, at++) {
           const valid = validity ? validity.itemValid(row) : vector.getItemVector(row) !== null;
           offsets[at + 1] = offsets[at]! + (valid ? vector.getEntryLength(row) : 0);
         }
-        parts.push({ vector, rows: chunk.rowCount });
+        parts.push({ vector, rows: chunkRows[c]! });
       }
       const values = new Int32Array(offsets[rowCount]!);
       at = 0;
