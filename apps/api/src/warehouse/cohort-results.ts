@@ -141,7 +141,7 @@ export function readDefinitionAnswer(
   // demographic group (`sketchRows` below): one pass over the keys, no sketch per row (2,596 rows of
   // five rules spent ~10 ms clearing and adding up per-row sketches).
   const masks = new Map<number, number>();
-  const demographic = new Map<string, AggregateGroup & { index: number; lists: Int32Array[] }>();
+  const demographic = new Map<string, AggregateGroup & { index: number }>();
   const rowMask = new Int32Array(columns.rowCount);
   const rowGroup = new Int32Array(columns.rowCount).fill(-1);
   for (let r = 0; r < columns.rowCount; r++) {
@@ -171,8 +171,7 @@ export function readDefinitionAnswer(
     if (found) {
       found.n += persons;
       found.keySum = addKeys(found.keySum, personKeys);
-    } else demographic.set(name, (found = { ...group, n: persons, keySum: personKeys, keys: null, index: demographic.size, lists: [] }));
-    found.lists.push(lists.values.subarray(lists.offsets[r]!, lists.offsets[r + 1]!));
+    } else demographic.set(name, (found = { ...group, n: persons, keySum: personKeys, keys: null, index: demographic.size }));
     rowGroup[r] = found.index;
   }
   const [maskCells, groupCells] = sketchRows(lists, rowMask, masks.size, rowGroup, demographic.size);
@@ -191,7 +190,7 @@ export function readDefinitionAnswer(
   answer.steps.forEach((step, i) => {
     if (step.sameAs !== undefined && stepSketches.has(step.sameAs)) stepSketches.set(i, stepSketches.get(step.sameAs)!);
   });
-  const groups = [...demographic.values()].map(({ lists, index, ...group }) => ({ ...group, keys: joinKeys(lists), cells: groupCells[index]! }));
+  const groups = [...demographic.values()].map(({ index, ...group }) => ({ ...group, cells: groupCells[index]! }));
   return { attrition, stepSketches, groups };
 }
 
@@ -208,22 +207,12 @@ function sketchRows(lists: IntegerLists, rowMask: Int32Array, maskCount: number,
   return [cells.slice(0, maskCount), cells.slice(maskCount)];
 }
 
-/** One list of the keys of several. */
-function joinKeys(lists: Int32Array[]): Int32Array {
-  if (lists.length === 1) return lists[0]!;
-  const joined = new Int32Array(lists.reduce((sum, l) => sum + l.length, 0));
-  let at = 0;
-  for (const list of lists) {
-    joined.set(list, at);
-    at += list.length;
-  }
-  return joined;
-}
-
-/** One demographic group of an aggregate (a row of `aggregateStatement`), with its record keys when sketched. */
+/**
+ * One demographic group of an aggregate (a row of `aggregateStatement`), with its record keys when
+ * sketched, or their sketch when already made (a definition's groups are sketched as its rows are read).
+ */
 export interface AggregateGroup extends AggregateRow {
   keys: Int32Array | null;
-  /** The sketch of its keys, when already made (a definition's groups are sketched as its rows are read). */
   cells?: SketchCells;
 }
 
@@ -267,8 +256,8 @@ export function splitAggregateRows(groups: readonly AggregateGroup[]): { rows: A
   };
   const cells = emptyCells();
   for (const group of groups) {
-    if (!group.keys || group.keys.length === 0) continue;
-    const sketched = group.cells ?? (sketchKeys(group.keys, cells), cells);
+    const sketched = group.cells ?? (group.keys && group.keys.length > 0 ? (sketchKeys(group.keys, cells), cells) : null);
+    if (!sketched) continue;
     const targets = [sketch, cellSketch('sex', group.sex), cellSketch('age_band', group.ageBand), cellSketch('race', group.race), cellSketch('ethnicity', group.ethnicity), cellSketch('sex_by_age_band', group.sex, group.ageBand)];
     for (const target of targets) addCells(target, sketched);
   }
