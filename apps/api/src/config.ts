@@ -6,6 +6,7 @@ import { parseVizzlyPrivateKey, type VizzlySettings } from './visualisation/vizz
 import { ID_TOKEN_AUDIENCE_DEFAULT, LIMITS, OUTPUT_FILE_TYPES, OUTPUT_LIMITS } from '@hdp/contract';
 import { DEFAULT_CATALOGUE_FILE } from './workbenches/compute-catalogue';
 import { notebookBaseUrl } from './notebooks/notebook-origin';
+import { DEFAULT_UPSTREAM_TIMEOUT_SECONDS } from './notebooks/runtime/sandbox';
 import { CLIENT_ADDRESS_SECRET_MIN_LENGTH } from '@hdp/contract/client-address';
 
 /** Content types accepted for documents unless DOCUMENT_TYPES says otherwise. */
@@ -89,7 +90,7 @@ const EnvSchema = z.object({
   NOTEBOOK_IDLE_MINUTES: z.coerce.number().positive().max(7 * 24 * 60).default(30),
   NOTEBOOK_SOCKET_DIR: z.string().optional(),
   NOTEBOOK_START_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
-  NOTEBOOK_UPSTREAM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(20),
+  NOTEBOOK_UPSTREAM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(DEFAULT_UPSTREAM_TIMEOUT_SECONDS),
   NOTEBOOK_TERMINALS: booleanFromEnv.default(false),
   NOTEBOOK_EGRESS_SOFT_MB_PER_HOUR: z.coerce.number().positive().max(1_000_000).default(50),
   NOTEBOOK_EGRESS_HARD_MB_PER_DAY: z.coerce.number().positive().max(1_000_000).default(500),

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { notebookRepository } from '../src/notebooks/notebook-repository';
 import type { LocalNotebookDriver } from '../src/notebooks/runtime/local-driver';
+import { jupyterConfig } from '../src/notebooks/runtime/sandbox';
+import { loadConfig } from '../src/config';
 import type { NotebookRuntimeSpec } from '../src/notebooks/runtime/runtime-driver';
 import { ADMIN_EMAIL, startTestApp, type TestApp } from './support/test-app';
 import { notebookOrigin, resolveLocalhostSubdomains } from './support/notebook-hosts';
@@ -182,6 +184,14 @@ describe('a kernel WebSocket that Jupyter refuses', () => {
     expect(await handshake(scriptedId, `api/kernels/${SILENT}/channels`, cookie)).toBe(504);
     await new Promise((resolve) => setTimeout(resolve, 200));
     await apiStillServes();
+  });
+
+  it("waits for a kernel WebSocket longer than Jupyter waits for a starting kernel, so a slow start is not cut off", () => {
+    // Jupyter completes the handshake only once a starting kernel answers, or after its own wait:
+    // a shorter wait here answered 504 for kernels still starting on a busy machine.
+    const jupyter = jupyterConfig({ token: 't', basePath: '/', kernel: 'python3' }) as { MappingKernelManager: { kernel_info_timeout: number } };
+    const defaults = loadConfig({ DATA_DIR: dataDir });
+    expect(defaults.notebooks.upstreamTimeoutSeconds).toBeGreaterThan(jupyter.MappingKernelManager.kernel_info_timeout);
   });
 
   it('survives a browser that drops its connection mid-handshake', async () => {

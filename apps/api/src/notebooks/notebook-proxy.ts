@@ -6,6 +6,7 @@ import replyFrom from '@fastify/reply-from';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { NotebookUpstream } from './runtime/runtime-driver';
 import { upstreamWebSocketAddress } from './runtime/notebook-socket';
+import { DEFAULT_UPSTREAM_TIMEOUT_SECONDS } from './runtime/sandbox';
 import type { NotebookSession, NotebookSessions } from './notebook-sessions';
 import type { ProxyActivity } from './proxy-activity';
 import type { ProxiedConnection, ProxyConnections } from './proxy-connections';
@@ -379,7 +380,7 @@ export async function registerNotebookProxy(app: FastifyInstance, options: Noteb
   });
 
   const websockets = new WebSocketServer({ noServer: true, perMessageDeflate: false });
-  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 20_000;
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_SECONDS * 1000;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // A browser that goes away mid-handshake makes the raw socket emit `error`; unheard, that
     // would end the process.

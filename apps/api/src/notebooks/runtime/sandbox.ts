@@ -40,6 +40,16 @@ export interface SandboxIdentity {
   gid: number;
 }
 
+/**
+ * How long Jupyter waits for a starting kernel to answer before it completes a kernel WebSocket's
+ * handshake anyway (its `kernel_info_timeout`, 60 s by default, set here so the proxy can rely on it):
+ * the proxy's own wait for the handshake (`NOTEBOOK_UPSTREAM_TIMEOUT_SECONDS`) must be longer, or a
+ * kernel slow to start on a busy machine is cut off with 504 while Jupyter is still waiting for it.
+ */
+export const KERNEL_INFO_TIMEOUT_SECONDS = 60;
+/** The proxy's default wait for a kernel WebSocket's handshake: Jupyter's own wait and a margin, so Jupyter answers first. */
+export const DEFAULT_UPSTREAM_TIMEOUT_SECONDS = KERNEL_INFO_TIMEOUT_SECONDS + 5;
+
 /** The Jupyter server's configuration: served on the socket only, with the given token and base URL. */
 export function jupyterConfig(options: { token: string; basePath: string; kernel: string }): object {
   return {
@@ -58,7 +68,7 @@ export function jupyterConfig(options: { token: string; basePath: string; kernel
       nbserver_extensions: {},
     },
     KernelSpecManager: { allowed_kernelspecs: [options.kernel] },
-    MappingKernelManager: { default_kernel_name: options.kernel },
+    MappingKernelManager: { default_kernel_name: options.kernel, kernel_info_timeout: KERNEL_INFO_TIMEOUT_SECONDS },
   };
 }
 
