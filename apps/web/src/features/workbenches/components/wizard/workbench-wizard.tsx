@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useRouter } from 'next/router';
 import { Button, Flex, Steps } from 'antd';
+import { LoadingOutlined } from '@ant-design/icons';
 import type { Me, Workbench, WorkbenchSubmittedWithErrors } from '@hdp/contract';
 import { useAppDispatch, useAppSelector, useAppStore } from '@/app/hooks';
 import { detailInWords } from '@/lib/errors/error-catalogue';
@@ -285,7 +286,10 @@ export default function WorkbenchWizard({ me, workbench }: WorkbenchWizardProps)
               Next
             </Button>
           ) : (
-            <Button type="primary" loading={submitting} disabled={stale !== null} onClick={() => void submit()}>
+            // The spinner is drawn from `submitting` itself, not antd's `loading` (kept in the button's
+            // own state): after a refusal for a stale edit it was seen to stay on, the button still
+            // "loading" beside the refusal while nothing was being sent.
+            <Button type="primary" icon={submitting ? <LoadingOutlined /> : undefined} disabled={stale !== null || submitting} onClick={() => void submit()}>
               {mode === 'edit' ? 'Save' : 'Create'}
             </Button>
           )}
