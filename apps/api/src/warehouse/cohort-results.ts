@@ -121,7 +121,7 @@ export async function measureAttrition(warehouse: WarehouseEngine, schema: strin
  * each counted step's events, persons and key sums (the persons of the groups whose step mask holds
  * the step), the persons by inclusion-rule mask, each step's sketch (the sum of the sketches of the
  * step masks that hold it, each sketched once from its record keys) and the answer's demographic
- * groups (the groups it counts, by sex, age band, race and ethnicity, their record keys together).
+ * groups (the groups it counts, by sex, age band, race and ethnicity, each with the sketch of its persons).
  */
 export function readDefinitionAnswer(
   answer: NonNullable<ReturnType<typeof compileDefinitionAnswer>>,
