@@ -156,6 +156,11 @@ try {
     directMs.push(d.ms);
     last = { api: a.body.person_count, direct: d.count };
   }
+  // Where the run's time went, from its audit entries: the LP audit of the small-count suppression and the release ledger's check.
+  const logs = await fetch(`${api.url}/api/v1/logs/?event_type=QUERY_EXECUTED&limit=${runs}`, { headers: { authorization: `Bearer ${token}` } });
+  const entries = ((await logs.json()) as { entries: { details: { suppression_audit_ms?: number; tracker_check_ms?: number } }[] }).entries;
+  const auditMs = entries.map((e) => e.details.suppression_audit_ms ?? 0);
+  const ledgerMs = entries.map((e) => e.details.tracker_check_ms ?? 0);
   // The API's count is perturbed (at most 2 away by default).
   if (last.api === null || Math.abs(last.api - last.direct) > 2) throw new Error(`the API counted ${last.api} persons, the hand-written SQL ${last.direct}`);
 
@@ -177,6 +182,7 @@ try {
   out(`definition: new users of lisinopril, 365 days prior observation, no prior chronic kidney disease: ${last.direct.toLocaleString('en')} persons; ${runs} runs each, alternating, after ${warmups} warm-ups`);
   out(`through the API (HTTP, end to end, with the attrition): p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms (goal p50 <= 1000 ms)`);
   out(`  of which the warehouse and disclosure control (execution_time_ms): p50 ${percentile(serverMs, 50).toFixed(0)} ms`);
+  out(`    suppression's LP audit p50 ${percentile(auditMs, 50).toFixed(1)} ms, release ledger's check p50 ${percentile(ledgerMs, 50).toFixed(1)} ms (from the runs' audit entries)`);
   out(`hand-written SQL on DuckDB (the persons' aggregate only): p50 ${directP50.toFixed(0)} ms, p95 ${percentile(directMs, 95).toFixed(0)} ms`);
   out(`ratio API / hand-written (p50): ${ratio.toFixed(2)} (goal <= 1.50)`);
   out(`5 inclusion rules: p50 ${fiveP50.toFixed(0)} ms, p95 ${percentile(fiveMs, 95).toFixed(0)} ms (goal p50 <= 1500 ms); attrition rows ${five!.attrition!.steps.length}:`);

@@ -59,6 +59,13 @@ export interface CompiledDefinition {
   /** qualified events with one 0/1 column per inclusion rule (`r0`, `r1`, ...) and `start_date`. */
   ruleFlags: string | null;
   ruleNames: string[];
+  /**
+   * Set when every step holds at most one event per person (see `personChain` in `compile`): the
+   * entry events' relation (a row per person) and each inclusion rule's test of a qualifying event,
+   * as a condition on `q.person_id` alone (membership of relations). A person is in a step or not,
+   * so the answer reads each step as a yes/no column of the entry persons.
+   */
+  personFlags?: { entry: string; ruleTests: string[] };
 }
 
 /** Events of a relation used as index events: the columns every window and group reads. */
@@ -150,6 +157,11 @@ export class DefinitionCompiler {
     // One event per person from here on: an engine that computes such a relation faster than it
     // keeps it reads the primary and qualifying events inline (see DatasetFacts).
     const inlineChain = entryOnePerPerson && primaryLimit !== 'All' && this.facts.inlineOneEventPerPerson;
+    // One entry event per person, kept in the one observation period holding it (periods known not
+    // to overlap): every step from here on holds at most one event per person, whose event ids are
+    // all 1. A person is then in a step or not, and a rule's test of a qualifying event is a test of
+    // its person: membership of the relations the rule's criteria match (`personFlags`).
+    const personChain = entryOnePerPerson && primaryLimit !== 'All' && this.facts.observationPeriodsDisjoint;
     const primary = this.cte(
       'primary_events',
       entryOnePerPerson && primaryLimit !== 'All'
@@ -209,22 +221,27 @@ export class DefinitionCompiler {
 
     // Inclusion rules: one flag per rule and qualifying event.
     let ruleFlags: string | null = null;
+    let ruleTests: string[] = [];
     let included = qualified;
     if (def.inclusionRules.length > 0) {
       // A rule of yes/no members is tested on the qualifying event where the flags are set (its
       // matches left-joined there); any other rule's passing events are left-joined.
+      // In the person chain, a membership test each (no joins: DuckDB builds each test's hash table
+      // on the matches, where a left join built it on the qualifying events).
       const joins: string[] = [];
-      const flags = def.inclusionRules.map((rule, i) => {
+      ruleTests = def.inclusionRules.map((rule, i) => {
         const rulePath = `${path}.inclusionRules[${i}].expression`;
-        const test = this.groupTest(rule.expression, qualified, rulePath, 1, 'q');
+        const test = this.groupTest(rule.expression, qualified, rulePath, 1, 'q', personChain);
         if (test) {
           joins.push(...test.joins);
-          return `CASE WHEN ${test.test} THEN 1 ELSE 0 END AS r${i}`;
+          return test.test;
         }
         const pass = this.group(rule.expression, qualified, rulePath, 1);
+        if (personChain) return `q.person_id IN (SELECT person_id FROM ${pass})`;
         joins.push(`LEFT JOIN ${pass} i${i} ON i${i}.person_id = q.person_id AND i${i}.event_id = q.event_id`);
-        return `CASE WHEN i${i}.event_id IS NULL THEN 0 ELSE 1 END AS r${i}`;
+        return `i${i}.event_id IS NOT NULL`;
       });
+      const flags = ruleTests.map((test, i) => `CASE WHEN ${test} THEN 1 ELSE 0 END AS r${i}`);
       ruleFlags = this.cte('rule_flags', `SELECT ${prefixed('q', EVENT_COLUMNS)}${carriesObserved ? ', q.observed_n' : ''}, ${flags.join(', ')} FROM ${qualified} q ${joins.join(' ')}`);
       if (carriesObserved) observationStep.countedIn = { relation: ruleFlags, column: 'observed_n' };
       def.inclusionRules.forEach((rule, i) => {
@@ -294,7 +311,7 @@ export class DefinitionCompiler {
     }
     // `indexDetailNeeded` must see every place that reads more of an index event than its date.
     if (firstDateOnly && this.indexDetailRead) throw new Error('the entry events were compiled as dates only, but a later part reads their end date or visit');
-    return { ctes: this.ctes, periods, steps, ruleFlags, ruleNames: def.inclusionRules.map((r) => r.name) };
+    return { ctes: this.ctes, periods, steps, ruleFlags, ruleNames: def.inclusionRules.map((r) => r.name), ...(personChain && { personFlags: { entry, ruleTests } }) };
   }
 
   /** ` WHERE ordinal = 1` unless every event is kept. */
@@ -506,9 +523,11 @@ export class DefinitionCompiler {
    * same events as the grouped counts they stand for. Written as correlated `[NOT] EXISTS`, DuckDB
    * de-duplicated every index event for each test (a delim join) and joined the passing events back;
    * the matches are a join of the criterion's events alone, and the rule flags read them directly.
+   * With `byPerson` (index events of one event per person), each member is the membership of the
+   * person in its matches instead, with no joins.
    * Null when a member needs counting (or the group nests groups).
    */
-  private groupTest(group: CriteriaGroup, events: string, path: string, depth: number, alias: string): { joins: string[]; test: string } | null {
+  private groupTest(group: CriteriaGroup, events: string, path: string, depth: number, alias: string, byPerson = false): { joins: string[]; test: string } | null {
     if ((group.type !== 'ALL' && group.type !== 'ANY') || (group.groups?.length ?? 0) > 0) return null;
     const criteriaList = group.criteriaList ?? [];
     const demographics = group.demographicCriteriaList ?? [];
@@ -519,6 +538,12 @@ export class DefinitionCompiler {
     const joins: string[] = [];
     const tests: string[] = [];
     const matched = (matches: string, present: boolean) => {
+      // One event per person (`byPerson`): the test is the person's membership, no join.
+      if (byPerson) {
+        const member = `${alias}.person_id IN (SELECT person_id FROM ${matches})`;
+        tests.push(present ? member : `NOT (${member})`);
+        return;
+      }
       const m = `gm${++this.names}`;
       joins.push(`LEFT JOIN ${matches} ${m} ON ${m}.person_id = ${alias}.person_id AND ${m}.event_id = ${alias}.event_id`);
       tests.push(`${m}.person_id IS ${present ? 'NOT ' : ''}NULL`);
