@@ -297,10 +297,11 @@ function personColumns(table: TableDefinition): string[] {
 function definitionSelects(
   definition: CompiledDefinition,
   schema: string,
-): { sketchedSteps: number[]; cohortPersons: string; answerPersons: string; zeroOrOne: Set<number> } {
+  facts: DatasetFacts,
+): { sketchedSteps: number[]; cohortPersons: string; answerPersons: string; zeroOrOne: Set<number>; ctes: string[] } {
   const { steps, ruleFlags, ruleNames } = definition;
   const person = `"${schema}"."person"`;
-  if (definition.personFlags) return personFlagSelects(definition, definition.personFlags, person);
+  if (definition.personFlags) return personFlagSelects(definition, definition.personFlags, person, facts);
   // Per step: events, persons, and the key sums of those persons (each person's key once, and once
   // per event), and the sketch of its persons. A step with the same events as an earlier one is not
   // counted again (attritionFromRows copies its counts, the reader its sketch).
@@ -374,7 +375,7 @@ function definitionSelects(
   const zeroOrOne = new Set(
     counted.filter(({ step }) => step.limitOf !== undefined || (step.step === 'inclusion_rule' ? rulesOnePerPerson : step.onePerPerson && !step.countedIn)).map(({ i }) => i),
   );
-  return { sketchedSteps: counted.map(({ i }) => i), cohortPersons: cohortPersons(steps), answerPersons, zeroOrOne };
+  return { sketchedSteps: counted.map(({ i }) => i), cohortPersons: cohortPersons(steps), answerPersons, zeroOrOne, ctes: [] };
 }
 
 const stepN = (i: number) => `step_n${i}`;
@@ -397,11 +398,14 @@ function withStepMask(members: string, counted: { i: number }[]): string {
  * relation (`IN`, whose hash table DuckDB builds on that relation) or of the inclusion rules' tests,
  * then one join with `person`. Joining each step's persons to the entry's (and the rule flags' by
  * person and event) built the hash tables on the wider side: ~20 % of the statement at 1,000,000 persons.
+ * The flags are read several times: PostgreSQL, which inlined them, tested every membership again
+ * for each read (three times as long as the joins); it keeps them (`inlineOneEventPerPerson`).
  */
 function personFlagSelects(
   definition: CompiledDefinition,
   personFlags: NonNullable<CompiledDefinition['personFlags']>,
   person: string,
+  facts: DatasetFacts,
 ): ReturnType<typeof definitionSelects> {
   const { steps } = definition;
   const counted = steps.map((step, i) => ({ step, i })).filter(({ step }) => step.sameAs === undefined);
@@ -432,14 +436,16 @@ function personFlagSelects(
     ...personFlags.ruleTests.map((test, k) => `CASE WHEN ${test} THEN 1 ELSE 0 END AS t${k}`),
   ];
   const perPerson = `SELECT q.person_id${columns.map((c) => `, ${c}`).join('')} FROM ${personFlags.entry} q`;
+  const inline = facts.inlineOneEventPerPerson;
   const members =
     `SELECT ${STEP_PERSON_COLUMNS.map((c) => `pk."${c}"`).join(', ')}, ${counted.map(({ i }) => `CAST(${flags[i]} AS BIGINT) AS ${stepN(i)}`).join(', ')}, ` +
-    `CAST(${ruleMask} AS BIGINT) AS rule_mask FROM ${person} pk JOIN (${perPerson}) f ON f.person_id = pk."person_id"`;
+    `CAST(${ruleMask} AS BIGINT) AS rule_mask FROM ${person} pk JOIN ${inline ? `(${perPerson})` : 'person_flags'} f ON f.person_id = pk."person_id"`;
   return {
     sketchedSteps: counted.map(({ i }) => i),
     cohortPersons: cohortPersons(steps),
     answerPersons: withStepMask(members, counted),
     zeroOrOne: new Set(counted.map(({ i }) => i)),
+    ctes: inline ? [] : [`person_flags AS MATERIALIZED (${perPerson})`],
   };
 }
 
@@ -475,7 +481,7 @@ export function compileDefinitionAnswer(
   const definition = compiler.definition(tree)!;
   const rules = tree.rules.length > 0 ? compiler.group(tree, 'query', null, 1) : null;
   const { ctes, steps, ruleNames } = definition.compiled;
-  const selects = definitionSelects(definition.compiled, schema);
+  const selects = definitionSelects(definition.compiled, schema, facts);
   const key = `p."${RECORD_KEY_COLUMN}"`;
   const persons =
     `SELECT p.step_mask, p.rule_mask, CASE WHEN ${selects.cohortPersons}${rules ? ` AND ${rules}` : ''} THEN 1 ELSE 0 END AS in_cohort, ` +
@@ -490,7 +496,7 @@ export function compileDefinitionAnswer(
     )
     .join(', ');
   const sql =
-    `WITH ${ctes.join(', ')}, answer_persons AS (${selects.answerPersons}) ` +
+    `WITH ${[...ctes, ...selects.ctes].join(', ')}, answer_persons AS (${selects.answerPersons}) ` +
     `SELECT step_mask, rule_mask, in_cohort, sex, age_band, race, ethnicity, CAST(COUNT(*) AS BIGINT) AS n, CAST(SUM(k) AS BIGINT) AS key_sum, ${perStep}, ${recordKeysList('k')} AS record_keys ` +
     `FROM (${persons}) g GROUP BY step_mask, rule_mask, in_cohort, sex, age_band, race, ethnicity`;
   return { sql, params: compiler.params, steps, ruleNames, sketchedSteps: selects.sketchedSteps };
