@@ -196,14 +196,31 @@ export function readDefinitionAnswer(
 
 /**
  * The sketches of a definition answer's step masks and demographic groups: each row's record keys
- * added to its mask's sketch and, when the row is counted (`rowGroup` not −1), to its group's.
+ * added to its mask's sketch and, when the row is counted (`rowGroup` not −1), to its group's. A
+ * group whose rows all have one mask (the usual case: the cohort's persons are in every step) is
+ * sketched alone and then added to its mask's sketch whole: a third fewer additions than each key
+ * going to both.
  */
 function sketchRows(lists: IntegerLists, rowMask: Int32Array, maskCount: number, rowGroup: Int32Array, groupCount: number): [SketchCells[], SketchCells[]] {
   const cells = emptyCellsList(maskCount + groupCount);
+  // Each group's one mask, or −2 where its rows have several (−1: no row yet).
+  const groupMask = new Int32Array(groupCount).fill(-1);
+  for (let r = 0; r < rowMask.length; r++) {
+    const group = rowGroup[r]!;
+    if (group < 0) continue;
+    groupMask[group] = groupMask[group] === -1 || groupMask[group] === rowMask[r] ? rowMask[r]! : -2;
+  }
   for (let r = 0; r < rowMask.length; r++) {
     const keys = lists.values.subarray(lists.offsets[r]!, lists.offsets[r + 1]!);
-    if (keys.length > 0) addKeysToCells(keys, cells[rowMask[r]!]!, rowGroup[r]! < 0 ? undefined : cells[maskCount + rowGroup[r]!]);
+    if (keys.length === 0) continue;
+    const group = rowGroup[r]!;
+    if (group < 0) addKeysToCells(keys, cells[rowMask[r]!]!);
+    else if (groupMask[group]! >= 0) addKeysToCells(keys, cells[maskCount + group]!);
+    else addKeysToCells(keys, cells[rowMask[r]!]!, cells[maskCount + group]);
   }
+  groupMask.forEach((mask, group) => {
+    if (mask >= 0) addCells(cells[mask]!, cells[maskCount + group]!);
+  });
   return [cells.slice(0, maskCount), cells.slice(maskCount)];
 }
 
@@ -240,9 +257,9 @@ export const cellSketchName = (breakdown: string, ...keys: string[]) => [breakdo
  * The counts and sketches of an aggregate's groups: the demographic rows, the sketch of all the
  * persons, and the sketch of each breakdown cell's persons (by `cellSketchName`). A group's sketch
  * is made from its record keys (each key adds 1, itself and its check to one cell of each part,
- * as `sketchOfKeys`), then added to the six sketches the group is in: the whole answer's, its
- * sex's, age band's, race's, ethnicity's and pyramid cell's. Groups without keys (the tracker
- * defence off) sketch nothing.
+ * as `sketchOfKeys`); a sketch is a sum, so each of the six sketches a group is in (the whole
+ * answer's, its sex's, age band's, race's, ethnicity's and pyramid cell's) is the sum of its groups'.
+ * Groups without keys (the tracker defence off) sketch nothing.
  */
 export function splitAggregateRows(groups: readonly AggregateGroup[]): { rows: AggregateRow[]; sketch: PersonSetSketch; cellSketches: Map<string, PersonSetSketch> } {
   const rows: AggregateRow[] = groups.map(({ sex, ageBand, race, ethnicity, n, keySum }) => ({ sex, ageBand, race, ethnicity, n, keySum }));
@@ -255,12 +272,23 @@ export function splitAggregateRows(groups: readonly AggregateGroup[]): { rows: A
     return target;
   };
   const cells = emptyCells();
+  // Each group to its pyramid cell, race and ethnicity; then each pyramid cell to its sex and age
+  // band, and each sex to the whole: the same sums, half the additions of each group to all six.
+  const pyramid: { sex: string; ageBand: string; sketch: PersonSetSketch }[] = [];
   for (const group of groups) {
     const sketched = group.cells ?? (group.keys && group.keys.length > 0 ? (sketchKeys(group.keys, cells), cells) : null);
     if (!sketched) continue;
-    const targets = [sketch, cellSketch('sex', group.sex), cellSketch('age_band', group.ageBand), cellSketch('race', group.race), cellSketch('ethnicity', group.ethnicity), cellSketch('sex_by_age_band', group.sex, group.ageBand)];
-    for (const target of targets) addCells(target, sketched);
+    const name = cellSketchName('sex_by_age_band', group.sex, group.ageBand);
+    if (!cellSketches.has(name)) pyramid.push({ sex: group.sex, ageBand: group.ageBand, sketch: cellSketch('sex_by_age_band', group.sex, group.ageBand) });
+    for (const target of [cellSketches.get(name)!, cellSketch('race', group.race), cellSketch('ethnicity', group.ethnicity)]) addCells(target, sketched);
   }
+  const sexes = new Set<string>();
+  for (const cell of pyramid) {
+    sexes.add(cell.sex);
+    addCells(cellSketch('sex', cell.sex), cell.sketch);
+    addCells(cellSketch('age_band', cell.ageBand), cell.sketch);
+  }
+  for (const sex of sexes) addCells(sketch, cellSketch('sex', sex));
   return { rows, sketch, cellSketches };
 }
 

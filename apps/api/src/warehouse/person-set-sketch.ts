@@ -116,7 +116,7 @@ export function addKeysToCells(keys: ArrayLike<number>, cells: SketchCells, also
 }
 
 /** Adds the cells (or the sketch) of a set of persons to the sketch of a set that holds them (a sketch is a sum). */
-export function addCells(target: PersonSetSketch, { counts, keySums, checkSums }: SketchCells | PersonSetSketch): void {
+export function addCells(target: SketchCells | PersonSetSketch, { counts, keySums, checkSums }: SketchCells | PersonSetSketch): void {
   for (let cell = 0; cell < SKETCH_CELLS; cell++) {
     if (counts[cell] === 0) continue;
     target.counts[cell]! += counts[cell]!;
