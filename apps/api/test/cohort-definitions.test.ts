@@ -9,7 +9,9 @@ import { measureAttrition, readDefinitionAnswer, runCohortQuery } from '../src/w
 import { datasetFacts, knownDatasetFacts, NO_FACTS, type DatasetFacts } from '../src/warehouse/dataset-facts';
 import { DuckDbWarehouse } from '../src/warehouse/duckdb-warehouse';
 import { omopDirectoryDataset } from '../src/warehouse/omop-importer';
+import { sketchOfKeys } from '../src/warehouse/person-set-sketch';
 import { PostgresWarehouse } from '../src/warehouse/postgres-warehouse';
+import { RECORD_KEY_COLUMN } from '../src/warehouse/record-keys';
 import { syntheticDataset } from '../src/warehouse/synthetic-generator';
 import { CONCEPT as C } from '../src/warehouse/synthetic-vocabulary';
 import type { WarehouseEngine } from '../src/warehouse/warehouse-engine';
@@ -419,6 +421,26 @@ describe('random definitions mean the same on DuckDB and PostgreSQL; a query wit
           expect(knowing).toEqual(assumingNothing);
         }),
         { numRuns: 40 },
+      );
+    }
+  }, 240_000);
+
+  it("sketches the last attrition row from exactly the cohort's persons (random definitions, both engines)", async () => {
+    for (const warehouse of [engines.duck!, engines.postgres!]) {
+      const facts = await factsFound(warehouse);
+      await fc.assert(
+        fc.asyncProperty(definition, fc.boolean(), async (d, knowing) => {
+          const answer = await answerWith(warehouse, d, knowing ? facts : NO_FACTS);
+          const periods = compileDefinitionPeriods(definitionQuery(d), warehouse.state!.schema)!;
+          const keys = await warehouse.query(
+            `SELECT p."${RECORD_KEY_COLUMN}" AS k FROM "${warehouse.state!.schema}"."person" p WHERE p.person_id IN (SELECT person_id FROM (${periods.sql}) c)`,
+            periods.params,
+          );
+          const expected = sketchOfKeys(keys.map((r) => Number(r.k)));
+          const last = answer.stepSketches.find(([step]) => step === answer.steps.length - 1)?.[1];
+          expect(last ?? [expected.counts, expected.keySums, expected.checkSums].map(() => new Array(expected.counts.length).fill(0))).toEqual([expected.counts, expected.keySums, expected.checkSums]);
+        }),
+        { numRuns: 25 },
       );
     }
   }, 240_000);
