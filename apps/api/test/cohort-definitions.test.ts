@@ -51,18 +51,20 @@ async function periodsOf(warehouse: WarehouseEngine, definition: CohortDefinitio
 
 /**
  * Everything one definition answer says before disclosure control, compiled assuming `facts`: each
- * attrition step's persons, events and key sums, the inclusion-rule masks, each step's sketch and
- * the answer's demographic groups with theirs.
+ * attrition step's persons, events and key sums, the inclusion-rule masks, each step's sketch, the
+ * answer's demographic groups and the sketches of its persons and of each breakdown cell.
  */
 async function answerWith(warehouse: WarehouseEngine, definition: CohortDefinitionInput, facts: DatasetFacts) {
   const answer = compileDefinitionAnswer(definitionQuery(definition), warehouse.state!.schema, facts)!;
-  const { attrition, stepSketches, groups } = readDefinitionAnswer(answer, await warehouse.queryColumns(answer.sql, answer.params));
-  const cells = (c: { counts: ArrayLike<number>; keySums: ArrayLike<number>; checkSums: ArrayLike<number> } | undefined) => c && [Array.from(c.counts), Array.from(c.keySums), Array.from(c.checkSums)];
+  const { attrition, stepSketches, groups, sketches } = readDefinitionAnswer(answer, await warehouse.queryColumns(answer.sql, answer.params));
+  const cells = (c: { counts: ArrayLike<number>; keySums: ArrayLike<number>; checkSums: ArrayLike<number> }) => [Array.from(c.counts), Array.from(c.keySums), Array.from(c.checkSums)];
   return {
     steps: attrition.steps,
     masks: [...attrition.masks].sort(([a], [b]) => a - b),
     stepSketches: [...stepSketches].sort(([a], [b]) => a - b).map(([step, sketch]) => [step, cells(sketch)]),
-    groups: groups.map(({ cells: c, keys: _keys, ...group }) => ({ ...group, cells: cells(c) })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    groups: groups.map(({ keys: _keys, ...group }) => group).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    sketch: cells(sketches.sketch),
+    cellSketches: [...sketches.cellSketches].sort(([a], [b]) => a.localeCompare(b)).map(([name, sketch]) => [name, cells(sketch)]),
   };
 }
 

@@ -6,7 +6,7 @@ import { aggregateGroups, cellSketchName, splitAggregateRows } from '../src/ware
 import { DuckDbWarehouse } from '../src/warehouse/duckdb-warehouse';
 import { keptCounts, nearCombination, type KeptSketch } from '../src/warehouse/ledger-combinations';
 import { KEY_RANGE } from '../src/warehouse/perturbation';
-import { CHECK_MODULUS, checkOf, sketchDifference, sketchOfKeys } from '../src/warehouse/person-set-sketch';
+import { CHECK_MODULUS, checkOf, sketchDifference, sketchOfKeys, withCellsList } from '../src/warehouse/person-set-sketch';
 import { PostgresWarehouse } from '../src/warehouse/postgres-warehouse';
 import { RECORD_KEY_COLUMN } from '../src/warehouse/record-keys';
 import { syntheticDataset } from '../src/warehouse/synthetic-generator';
@@ -169,4 +169,23 @@ describe.runIf(testDbKind() === 'pglite')('the sketch in the warehouse', () => {
 
   it('DuckDB computes it in the answer\'s statement exactly as from the persons\' keys', () => expectSketchesFromSql(duck), 60_000);
   it('PostgreSQL does too', () => expectSketchesFromSql(postgres), 120_000);
+});
+
+describe('the cells lent for sketching an answer', () => {
+  it('are lent to one synchronous use at a time, empty each time, and never to an asynchronous one', () => {
+    const outer = withCellsList(2, (cells) => {
+      cells[1]!.keySums[5] = 42;
+      // A use inside a use gets cells of its own: the outer ones stay as they were.
+      withCellsList(2, (inner) => {
+        expect(inner[1]!.keySums[5]).toBe(0);
+        inner[1]!.keySums[5] = 7;
+      });
+      return cells[1]!.keySums[5];
+    });
+    expect(outer).toBe(42);
+    withCellsList(2, (cells) => expect(cells.every((c) => c.counts.every((v) => v === 0) && c.keySums.every((v) => v === 0) && c.checkSums.every((v) => v === 0))).toBe(true));
+    // Cells read after an await could be another answer's by then.
+    expect(() => withCellsList(1, async () => undefined)).toThrow(/asynchronous/);
+    withCellsList(1, (cells) => expect(cells[0]!.counts.length).toBeGreaterThan(0));
+  });
 });

@@ -3,7 +3,7 @@ import { addAttritionCells, attritionFromRows, presentAttrition, type MeasuredAt
 import { compileCohortAggregate, compileDefinitionAnswer, type CompiledPredicate } from './cohort-compiler';
 import { datasetFacts } from './dataset-facts';
 import { addKeys, KEY_RANGE, perturbCount, type PerturbationSettings } from './perturbation';
-import { addCells, addKeysToCells, emptyCells, emptyCellsList, emptySketch, sketchKeys, type PersonSetSketch, type SketchCells } from './person-set-sketch';
+import { addCells, addKeysToCells, emptyCells, emptySketch, sketchKeys, withCellsList, type PersonSetSketch, type SketchCells } from './person-set-sketch';
 import { cellsWithheldReason, settleRelease, WITHHELD_LABEL, type ReleaseContext, type SketchedCell } from './release-ledger';
 import { belowThreshold, SUPPRESSED_LABEL, suppressSmallCounts, type CountTable } from './suppression';
 import type { IntegerLists, WarehouseColumns, WarehouseEngine, WarehouseState } from './warehouse-engine';
@@ -102,8 +102,8 @@ export async function runCohortQuery(
   if (answer) {
     const started = performance.now();
     const columns = await warehouse.queryColumns(answer.sql, answer.params, { timeoutMs: options.timeoutMs });
-    const { attrition, stepSketches, groups } = readDefinitionAnswer(answer, columns);
-    return aggregateResult(warehouse, state.schema, { sql: answer.sql, params: answer.params }, { ...options, source: state.source, attrition, stepSketches, fetched: { groups, started } });
+    const { attrition, stepSketches, groups, sketches } = readDefinitionAnswer(answer, columns);
+    return aggregateResult(warehouse, state.schema, { sql: answer.sql, params: answer.params }, { ...options, source: state.source, attrition, stepSketches, fetched: { groups, sketches, started } });
   }
   const aggregate = compileCohortAggregate(tree, state.schema, { sketches: options.trackerDefence });
   return aggregateResult(warehouse, state.schema, aggregate, { ...options, source: state.source });
@@ -120,13 +120,14 @@ export async function measureAttrition(warehouse: WarehouseEngine, schema: strin
  * A definition answer's parts, added up from its one statement's groups (`compileDefinitionAnswer`):
  * each counted step's events, persons and key sums (the persons of the groups whose step mask holds
  * the step), the persons by inclusion-rule mask, each step's sketch (the sum of the sketches of the
- * step masks that hold it, each sketched once from its record keys) and the answer's demographic
- * groups (the groups it counts, by sex, age band, race and ethnicity, each with the sketch of its persons).
+ * step masks that hold it, each sketched once from its record keys), the answer's demographic
+ * groups (the groups it counts, by sex, age band, race and ethnicity) and the sketches of its
+ * persons and of each breakdown cell's (`splitAggregateRows`, from the groups' sketches).
  */
 export function readDefinitionAnswer(
   answer: NonNullable<ReturnType<typeof compileDefinitionAnswer>>,
   columns: WarehouseColumns,
-): { attrition: MeasuredAttrition; stepSketches: Map<number, PersonSetSketch>; groups: AggregateGroup[] } {
+): { attrition: MeasuredAttrition; stepSketches: Map<number, PersonSetSketch>; groups: AggregateGroup[]; sketches: ReturnType<typeof splitAggregateRows> } {
   const [stepMask, ruleMask, inCohort, sex, ageBand, race, ethnicity, n, keySum] = ['step_mask', 'rule_mask', 'in_cohort', 'sex', 'age_band', 'race', 'ethnicity', 'n', 'key_sum'].map((c) =>
     columns.numbers(c),
   ) as Float64Array[];
@@ -174,24 +175,28 @@ export function readDefinitionAnswer(
     } else demographic.set(name, (found = { ...group, n: persons, keySum: personKeys, keys: null, index: demographic.size }));
     rowGroup[r] = found.index;
   }
-  const [maskCells, groupCells] = sketchRows(lists, rowMask, masks.size, rowGroup, demographic.size);
   const attrition = attritionFromRows(answer, stepRows, [...maskRows.values()]);
+  const groups = [...demographic.values()].map(({ index: _index, ...group }) => group);
+  // The masks' and groups' cells are lent: everything made of them is made here.
   const stepSketches = new Map<number, PersonSetSketch>();
-  for (const [mask, index] of masks) {
-    const sketch = maskCells[index]!;
-    counted.forEach((step, b) => {
-      if (Math.floor(mask / bits[b]!) % 2 === 0) return;
-      let target = stepSketches.get(step);
-      if (!target) stepSketches.set(step, (target = emptySketch()));
-      addCells(target, sketch);
-    });
-  }
+  const sketches = withCellsList(masks.size + demographic.size, (cells) => {
+    const [maskCells, groupCells] = sketchRows(lists, rowMask, masks.size, rowGroup, demographic.size, cells);
+    for (const [mask, index] of masks) {
+      const sketch = maskCells[index]!;
+      counted.forEach((step, b) => {
+        if (Math.floor(mask / bits[b]!) % 2 === 0) return;
+        let target = stepSketches.get(step);
+        if (!target) stepSketches.set(step, (target = emptySketch()));
+        addCells(target, sketch);
+      });
+    }
+    return splitAggregateRows(groups.map((group, index) => ({ ...group, cells: groupCells[index]! })));
+  });
   // A step with the same events as an earlier one was not counted again: it has that step's sketch.
   answer.steps.forEach((step, i) => {
     if (step.sameAs !== undefined && stepSketches.has(step.sameAs)) stepSketches.set(i, stepSketches.get(step.sameAs)!);
   });
-  const groups = [...demographic.values()].map(({ index, ...group }) => ({ ...group, cells: groupCells[index]! }));
-  return { attrition, stepSketches, groups };
+  return { attrition, stepSketches, groups, sketches };
 }
 
 /**
@@ -201,8 +206,7 @@ export function readDefinitionAnswer(
  * sketched alone and then added to its mask's sketch whole: a third fewer additions than each key
  * going to both.
  */
-function sketchRows(lists: IntegerLists, rowMask: Int32Array, maskCount: number, rowGroup: Int32Array, groupCount: number): [SketchCells[], SketchCells[]] {
-  const cells = emptyCellsList(maskCount + groupCount);
+function sketchRows(lists: IntegerLists, rowMask: Int32Array, maskCount: number, rowGroup: Int32Array, groupCount: number, cells: SketchCells[]): [SketchCells[], SketchCells[]] {
   // Each group's one mask, or −2 where its rows have several (−1: no row yet).
   const groupMask = new Int32Array(groupCount).fill(-1);
   for (let r = 0; r < rowMask.length; r++) {
@@ -315,13 +319,13 @@ export async function aggregateResult(
     attrition?: MeasuredAttrition;
     /** The sketch of each attrition step's persons, by step index. */
     stepSketches?: Map<number, PersonSetSketch>;
-    /** The aggregate's groups, already read (with the attrition, in one statement), and when that read started. */
-    fetched?: { groups: AggregateGroup[]; started: number };
+    /** The aggregate's groups and their sketches, already read (with the attrition, in one statement), and when that read started. */
+    fetched?: { groups: AggregateGroup[]; sketches: ReturnType<typeof splitAggregateRows>; started: number };
   },
 ): Promise<QueryResult> {
   const started = options.fetched?.started ?? performance.now();
   const groups = options.fetched?.groups ?? aggregateGroups(await warehouse.queryColumns(compiled.sql, compiled.params, { timeoutMs: options.timeoutMs }), { sketches: options.trackerDefence });
-  const { rows, sketch, cellSketches } = splitAggregateRows(groups);
+  const { rows, sketch, cellSketches } = options.fetched?.sketches ?? splitAggregateRows(groups);
   const names = await conceptNames(warehouse, schema, rows.flatMap((r) => [r.sex, r.race, r.ethnicity]), options.timeoutMs);
   const conceptLabel = (k: string) => (k === UNKNOWN || k === '0' ? 'Unknown' : (names.get(k) ?? `Concept ${k}`));
   const ageLabel = (k: string) => (k === UNKNOWN ? 'Unknown' : (AGE_BAND_LABELS[Number(k)] ?? k));
