@@ -156,15 +156,16 @@ export class DefinitionCompiler {
     // has one row at most: nothing to group.
     // One event per person from here on: an engine that computes such a relation faster than it
     // keeps it reads the primary and qualifying events inline (see DatasetFacts).
-    const inlineChain = entryOnePerPerson && primaryLimit !== 'All' && this.facts.inlineOneEventPerPerson;
+    const oneAfterLimit = entryOnePerPerson && primaryLimit !== 'All';
+    const inlineChain = oneAfterLimit && this.facts.inlineOneEventPerPerson;
     // One entry event per person, kept in the one observation period holding it (periods known not
     // to overlap): every step from here on holds at most one event per person, whose event ids are
     // all 1. A person is then in a step or not, and a rule's test of a qualifying event is a test of
     // its person: membership of the relations the rule's criteria match (`personFlags`).
-    const personChain = entryOnePerPerson && primaryLimit !== 'All' && this.facts.observationPeriodsDisjoint;
+    const personChain = oneAfterLimit && this.facts.observationPeriodsDisjoint;
     const primary = this.cte(
       'primary_events',
-      entryOnePerPerson && primaryLimit !== 'All'
+      oneAfterLimit
         ? this.facts.observationPeriodsDisjoint
           ? `SELECT person_id, CAST(1 AS BIGINT) AS event_id, start_date, end_date, visit_occurrence_id, op_start_date, op_end_date, CAST(1 AS BIGINT) AS observed_n FROM ${inObservation}`
           : `SELECT person_id, CAST(1 AS BIGINT) AS event_id, start_date, MIN(end_date) AS end_date, MIN(visit_occurrence_id) AS visit_occurrence_id,
