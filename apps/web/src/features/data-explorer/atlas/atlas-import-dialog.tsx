@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LoadingOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Form, Input, List, Modal, Typography, Upload } from 'antd';
 import type { AtlasImportResult, SavedQuery } from '@hdp/contract';
 import { useAppDispatch } from '@/app/hooks';
@@ -81,7 +82,8 @@ export function AtlasImportDialog({ open, onClose, onOpened }: { open: boolean; 
         ) : (
           <Flex gap={8} justify="end">
             <Button onClick={close}>Cancel</Button>
-            <Button type="primary" loading={submitting} disabled={!name.trim() || !text.trim()} onClick={() => void submit()}>
+            {/* The spinner follows the request itself: antd's own loading state could stay on beside a refusal already shown. */}
+            <Button type="primary" icon={submitting ? <LoadingOutlined aria-hidden /> : undefined} disabled={!name.trim() || !text.trim() || submitting} onClick={() => void submit()}>
               Import
             </Button>
           </Flex>
